@@ -1,0 +1,1 @@
+#include "dyn-test-util.h"
