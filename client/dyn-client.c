@@ -1,0 +1,1449 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dyn-client"
+
+#include "config.h"
+
+#include <string.h>
+#include <zlib.h>
+
+#include "dyn-client.h"
+#include "dyn-http.h"
+#include "dyn-json.h"
+#include "dyn-sigv4.h"
+
+#define TARGET_PREFIX "DynamoDB_20120810."
+#define MAX_DELAY_MS  20000
+
+struct _DynClient
+{
+  GObject                 parent_instance;
+
+  DynHttp                *http;
+  DynSigv4Signer         *signer;
+  DynCredentialsProvider *credentials;
+  char                   *endpoint;
+  char                   *host;
+  char                   *region;
+  guint                   max_attempts;
+  guint                   base_delay_ms;
+  guint                   throttle_base_ms;
+  gboolean                read_only;
+};
+
+G_DEFINE_FINAL_TYPE (DynClient, dyn_client, G_TYPE_OBJECT)
+
+void
+dyn_response_free (DynResponse *response)
+{
+  if (response == NULL)
+    return;
+  g_clear_pointer (&response->root, json_node_unref);
+  g_clear_pointer (&response->items, g_ptr_array_unref);
+  g_clear_pointer (&response->item, dyn_value_unref);
+  g_free (response->request_id);
+  g_free (response);
+}
+
+/* Error classification ------------------------------------------------------ */
+
+static const struct {
+  const char *code;
+  DynError    error;
+  gboolean    retry;
+} known_errors[] = {
+  { "ValidationException", DYN_ERROR_VALIDATION, FALSE },
+  { "SerializationException", DYN_ERROR_VALIDATION, FALSE },
+  { "ConditionalCheckFailedException", DYN_ERROR_CONDITIONAL_CHECK_FAILED, FALSE },
+  { "TransactionCanceledException", DYN_ERROR_TRANSACTION_CANCELED, FALSE },
+  { "TransactionConflictException", DYN_ERROR_TRANSACTION_CONFLICT, FALSE },
+  { "IdempotentParameterMismatchException", DYN_ERROR_VALIDATION, FALSE },
+  { "ProvisionedThroughputExceededException", DYN_ERROR_THROTTLED, TRUE },
+  { "ThrottlingException", DYN_ERROR_THROTTLED, TRUE },
+  { "Throttling", DYN_ERROR_THROTTLED, TRUE },
+  { "RequestLimitExceeded", DYN_ERROR_THROTTLED, TRUE },
+  { "LimitExceededException", DYN_ERROR_THROTTLED, TRUE },
+  { "TransactionInProgressException", DYN_ERROR_THROTTLED, TRUE },
+  { "TooManyRequestsException", DYN_ERROR_THROTTLED, TRUE },
+  { "ResourceNotFoundException", DYN_ERROR_NOT_FOUND, FALSE },
+  { "ResourceInUseException", DYN_ERROR_IN_USE, FALSE },
+  { "AccessDeniedException", DYN_ERROR_ACCESS_DENIED, FALSE },
+  { "UnrecognizedClientException", DYN_ERROR_ACCESS_DENIED, FALSE },
+  { "InvalidSignatureException", DYN_ERROR_SIGNATURE, FALSE },
+  { "IncompleteSignatureException", DYN_ERROR_SIGNATURE, FALSE },
+  { "MissingAuthenticationTokenException", DYN_ERROR_SIGNATURE, FALSE },
+  { "ExpiredTokenException", DYN_ERROR_EXPIRED_CREDENTIALS, FALSE },
+  { "ExpiredToken", DYN_ERROR_EXPIRED_CREDENTIALS, FALSE },
+  { "RequestExpired", DYN_ERROR_EXPIRED_CREDENTIALS, FALSE },
+  { "InternalServerError", DYN_ERROR_SERVER, TRUE },
+  { "InternalFailure", DYN_ERROR_SERVER, TRUE },
+  { "ServiceUnavailable", DYN_ERROR_SERVER, TRUE },
+  { "ServiceUnavailableException", DYN_ERROR_SERVER, TRUE },
+  { "RequestTimeout", DYN_ERROR_SERVER, TRUE },
+  { "RequestTimeoutException", DYN_ERROR_SERVER, TRUE },
+  { "PriorRequestNotComplete", DYN_ERROR_SERVER, TRUE },
+};
+
+/* Marks errors we decided to retry that have no service code of their own. */
+#define RETRY_PROTOCOL_CRC "dynoscope:crc32"
+
+gboolean
+dyn_error_is_retryable (const GError *error)
+{
+  const DynErrorDetails *details;
+
+  if (error == NULL)
+    return FALSE;
+  if (error->domain == G_IO_ERROR)
+    return error->code != G_IO_ERROR_CANCELLED && error->code != G_IO_ERROR_NOT_SUPPORTED;
+  if (error->domain != DYN_ERROR)
+    return FALSE;
+
+  details = dyn_error_get_details (error);
+  if (details == NULL)
+    return FALSE;
+  if (g_strcmp0 (details->aws_code, RETRY_PROTOCOL_CRC) == 0)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (known_errors); i++)
+    if (g_strcmp0 (details->aws_code, known_errors[i].code) == 0)
+      return known_errors[i].retry;
+  return details->http_status >= 500 || details->http_status == 429;
+}
+
+/* The error type may be namespaced and suffixed:
+ * "com.amazonaws.dynamodb.v20120810#Foo" or "Foo:http://…" both are "Foo". */
+static char *
+sanitize_error_type (const char *type)
+{
+  g_autofree char *head = NULL;
+  const char *colon = strchr (type, ':');
+  const char *hash;
+
+  head = colon ? g_strndup (type, colon - type) : g_strdup (type);
+  hash = strchr (head, '#');
+  return g_strdup (hash ? hash + 1 : head);
+}
+
+static const char *
+member_string_ci (JsonObject *obj,
+                  const char *name)
+{
+  g_autoptr(GList) members = json_object_get_members (obj);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    if (g_ascii_strcasecmp (l->data, name) == 0)
+      {
+        JsonNode *n = json_object_get_member (obj, l->data);
+        if (JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING)
+          return json_node_get_string (n);
+      }
+  return NULL;
+}
+
+static char *
+body_excerpt (GBytes *body)
+{
+  gsize len;
+  const char *data = g_bytes_get_data (body, &len);
+  g_autofree char *valid = g_utf8_make_valid (data ? data : "", MIN (len, 200));
+  GString *s = g_string_new (NULL);
+
+  /* Collapse whitespace so an HTML page reads as one line. */
+  for (const char *p = valid; *p; p++)
+    {
+      if (g_ascii_isspace (*p))
+        {
+          if (s->len > 0 && s->str[s->len - 1] != ' ')
+            g_string_append_c (s, ' ');
+        }
+      else
+        g_string_append_c (s, *p);
+    }
+  return g_strstrip (g_string_free (s, FALSE));
+}
+
+static GError *
+error_from_response (DynHttpResponse *response,
+                     const char      *operation)
+{
+  const char *request_id = g_hash_table_lookup (response->headers, "x-amzn-requestid");
+  const char *header_type = g_hash_table_lookup (response->headers, "x-amzn-errortype");
+  gsize len;
+  const char *data = g_bytes_get_data (response->body, &len);
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *body = NULL;
+  const char *message = NULL;
+  DynError err = DYN_ERROR_FAILED;
+
+  if (len > 0)
+    root = dyn_json_parse (data, len, NULL);
+
+  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+    {
+      JsonObject *obj = json_node_get_object (root);
+      const char *type = member_string_ci (obj, "__type");
+
+      if (type == NULL)
+        type = member_string_ci (obj, "code");
+      if (type == NULL)
+        type = header_type;
+      if (type != NULL)
+        code = sanitize_error_type (type);
+      message = member_string_ci (obj, "message");
+      body = g_strndup (data, len);
+    }
+  else if (header_type != NULL)
+    code = sanitize_error_type (header_type);
+
+  if (code != NULL)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (known_errors); i++)
+        if (strcmp (code, known_errors[i].code) == 0)
+          {
+            err = known_errors[i].error;
+            break;
+          }
+      if (err == DYN_ERROR_FAILED && response->status >= 500)
+        err = DYN_ERROR_SERVER;
+      return dyn_error_new_service (err, code, message, request_id, response->status, body);
+    }
+
+  /* No JSON error: a proxy, a load balancer or something that is not DynamoDB. */
+  {
+    g_autofree char *excerpt = body_excerpt (response->body);
+    const char *ctype = g_hash_table_lookup (response->headers, "content-type");
+    g_autofree char *msg = g_strdup_printf ("%s: HTTP %u from the server with a body that is not a "
+                                            "DynamoDB error (%s)%s%s",
+                                            operation, response->status,
+                                            ctype ? ctype : "no content type",
+                                            *excerpt ? ": " : "", excerpt);
+    GError *error = dyn_error_new_service (response->status >= 500 ? DYN_ERROR_SERVER : DYN_ERROR_PROTOCOL,
+                                           NULL, msg, request_id, response->status, NULL);
+    return error;
+  }
+}
+
+/* Request state ----------------------------------------------------------- */
+
+typedef struct
+{
+  char        *operation;
+  GBytes      *body;
+  guint        attempt;
+  GError      *last_error;
+  GSource     *delay;
+  GSource     *cancel_source;
+} Call;
+
+static void
+call_free (Call *call)
+{
+  if (call->delay != NULL)
+    {
+      g_source_destroy (call->delay);
+      g_source_unref (call->delay);
+    }
+  if (call->cancel_source != NULL)
+    {
+      g_source_destroy (call->cancel_source);
+      g_source_unref (call->cancel_source);
+    }
+  g_clear_error (&call->last_error);
+  g_clear_pointer (&call->body, g_bytes_unref);
+  g_free (call->operation);
+  g_free (call);
+}
+
+static void attempt (GTask *task);
+
+static guint
+backoff_ms (DynClient    *self,
+            guint         attempt_no,
+            const GError *error)
+{
+  const DynErrorDetails *details = dyn_error_get_details (error);
+  guint base = self->base_delay_ms;
+  guint64 ceiling;
+
+  if (details != NULL && error->code == DYN_ERROR_THROTTLED)
+    base = self->throttle_base_ms;
+  ceiling = MIN ((guint64) MAX_DELAY_MS, (guint64) base << MIN (attempt_no - 1, 20u));
+  return (guint) g_random_int_range (0, (gint32) ceiling + 1);
+}
+
+static gboolean
+delay_done_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  Call *call = g_task_get_task_data (task);
+
+  g_clear_pointer (&call->delay, g_source_unref);
+  if (call->cancel_source != NULL)
+    {
+      g_source_destroy (call->cancel_source);
+      g_clear_pointer (&call->cancel_source, g_source_unref);
+    }
+  attempt (task);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+delay_cancelled_cb (GCancellable *cancellable,
+                    gpointer      user_data)
+{
+  GTask *task = user_data;
+  Call *call = g_task_get_task_data (task);
+
+  if (call->delay != NULL)
+    {
+      g_source_destroy (call->delay);
+      g_clear_pointer (&call->delay, g_source_unref);
+    }
+  g_clear_pointer (&call->cancel_source, g_source_unref);
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The request was cancelled");
+  g_object_unref (task);
+  return G_SOURCE_REMOVE;
+}
+
+/* Takes the task's reference. */
+static void
+fail_or_retry (GTask  *task,
+               GError *error)
+{
+  DynClient *self = g_task_get_source_object (task);
+  Call *call = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+  guint delay;
+
+  if (!dyn_error_is_retryable (error) || call->attempt >= self->max_attempts ||
+      g_cancellable_is_cancelled (cancellable))
+    {
+      if (call->attempt > 1 && dyn_error_is_retryable (error))
+        g_prefix_error (&error, "After %u attempts: ", call->attempt);
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  delay = backoff_ms (self, call->attempt, error);
+  g_debug ("%s attempt %u failed (%s); retrying in %u ms",
+           call->operation, call->attempt, error->message, delay);
+  g_clear_error (&call->last_error);
+  call->last_error = error;
+
+  call->delay = g_timeout_source_new (delay);
+  g_source_set_callback (call->delay, delay_done_cb, task, NULL);
+  g_source_attach (call->delay, g_main_context_get_thread_default ());
+  if (cancellable != NULL)
+    {
+      call->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_callback (call->cancel_source, (GSourceFunc) (void (*)(void)) delay_cancelled_cb, task, NULL);
+      g_source_attach (call->cancel_source, g_main_context_get_thread_default ());
+    }
+}
+
+static double
+capacity_of (JsonNode *node)
+{
+  double total = 0;
+
+  if (node == NULL)
+    return 0;
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *arr = json_node_get_array (node);
+      for (guint i = 0; i < json_array_get_length (arr); i++)
+        total += capacity_of (json_array_get_element (arr, i));
+    }
+  else if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *obj = json_node_get_object (node);
+      JsonNode *cu = json_object_get_member (obj, "CapacityUnits");
+      if (cu != NULL && JSON_NODE_HOLDS_VALUE (cu))
+        total += json_node_get_double (cu);
+    }
+  return total;
+}
+
+static gboolean
+is_write_operation (const char *operation)
+{
+  static const char * const writes[] = {
+    "PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems",
+    "CreateTable", "DeleteTable", "UpdateTable", "UpdateTimeToLive", NULL
+  };
+  return g_strv_contains (writes, operation);
+}
+
+static DynResponse *
+response_from_body (const char       *operation,
+                    DynHttpResponse  *http,
+                    GError          **error)
+{
+  g_autoptr(DynResponse) response = g_new0 (DynResponse, 1);
+  g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GError) local_error = NULL;
+  gsize len;
+  const char *data = g_bytes_get_data (http->body, &len);
+  JsonObject *obj;
+  JsonNode *member;
+
+  response->request_id = g_strdup (g_hash_table_lookup (http->headers, "x-amzn-requestid"));
+  if (len == 0)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
+                   "%s: the server sent an empty response", operation);
+      return NULL;
+    }
+
+  response->root = dyn_json_parse_response (data, len, &items, &local_error);
+  if (response->root == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
+                   "%s: the server's response could not be read: %s",
+                   operation, local_error->message);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (response->root))
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
+                   "%s: the server's response is not a JSON object", operation);
+      return NULL;
+    }
+  response->items = g_steal_pointer (&items);
+
+  obj = json_node_get_object (response->root);
+  member = json_object_get_member (obj, "Item");
+  if (member == NULL)
+    member = json_object_get_member (obj, "Attributes");
+  if (member != NULL && !JSON_NODE_HOLDS_NULL (member))
+    {
+      response->item = dyn_item_from_ddb_json (member, &local_error);
+      if (response->item == NULL)
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
+                       "%s: the server sent an item that is not valid: %s",
+                       operation, local_error->message);
+          return NULL;
+        }
+    }
+
+  member = json_object_get_member (obj, "ConsumedCapacity");
+  if (is_write_operation (operation))
+    response->write_units = capacity_of (member);
+  else
+    response->read_units = capacity_of (member);
+
+  return g_steal_pointer (&response);
+}
+
+static gboolean
+check_crc (DynHttpResponse  *http,
+           const char       *operation,
+           GError          **error)
+{
+  const char *header = g_hash_table_lookup (http->headers, "x-amz-crc32");
+  gsize len;
+  const guint8 *data = g_bytes_get_data (http->body, &len);
+  guint64 expected;
+  char *end = NULL;
+  uLong actual;
+
+  if (header == NULL)
+    return TRUE;
+
+  expected = g_ascii_strtoull (header, &end, 10);
+  actual = crc32 (0L, Z_NULL, 0);
+  actual = crc32 (actual, data ? data : (const guint8 *) "", len);
+  if (end == header || *end != '\0' || expected != (guint64) actual)
+    {
+      /* Marked retryable: the body was damaged on the way. */
+      *error = dyn_error_new_service (DYN_ERROR_PROTOCOL, RETRY_PROTOCOL_CRC, NULL,
+                                      g_hash_table_lookup (http->headers, "x-amzn-requestid"),
+                                      http->status, NULL);
+      g_free ((*error)->message);
+      (*error)->message = g_strdup_printf ("%s: the response failed its CRC32 check "
+                                           "(x-amz-crc32 %s, body %lu); it was damaged in transit",
+                                           operation, header, actual);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+post_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GTask *task = user_data;     /* owned */
+  Call *call = g_task_get_task_data (task);
+  g_autoptr(DynHttpResponse) http = NULL;
+  GError *error = NULL;
+  DynResponse *response;
+
+  http = dyn_http_post_finish (DYN_HTTP (object), result, &error);
+  if (http == NULL)
+    {
+      fail_or_retry (task, error);
+      return;
+    }
+
+  if (!check_crc (http, call->operation, &error))
+    {
+      fail_or_retry (task, error);
+      return;
+    }
+
+  if (http->status != 200)
+    {
+      fail_or_retry (task, error_from_response (http, call->operation));
+      return;
+    }
+
+  response = response_from_body (call->operation, http, &error);
+  if (response == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  response->attempts = call->attempt;
+  g_task_return_pointer (task, response, (GDestroyNotify) dyn_response_free);
+  g_object_unref (task);
+}
+
+static void
+credentials_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GTask *task = user_data;     /* owned */
+  DynClient *self = g_task_get_source_object (task);
+  Call *call = g_task_get_task_data (task);
+  g_autoptr(DynCredentials) creds = NULL;
+  g_auto(GStrv) headers = NULL;
+  g_autofree char *target = NULL;
+  DynSigv4Credentials sig;
+  GError *error = NULL;
+  gsize len;
+  gconstpointer data;
+
+  creds = dyn_credentials_provider_get_finish (DYN_CREDENTIALS_PROVIDER (object), result, &error);
+  if (creds == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  sig.access_key_id = creds->access_key_id;
+  sig.secret_access_key = creds->secret_access_key;
+  sig.session_token = creds->session_token;
+  target = g_strconcat (TARGET_PREFIX, call->operation, NULL);
+  data = g_bytes_get_data (call->body, &len);
+  headers = dyn_sigv4_signer_dynamodb_headers (self->signer, &sig, self->region, self->host,
+                                               target, data, len, g_get_real_time () / G_USEC_PER_SEC);
+
+  dyn_http_post_async (self->http, self->endpoint, (const char * const *) headers, call->body,
+                       g_task_get_cancellable (task), post_cb, task);
+}
+
+static void
+attempt (GTask *task)
+{
+  DynClient *self = g_task_get_source_object (task);
+  Call *call = g_task_get_task_data (task);
+
+  call->attempt++;
+  dyn_credentials_provider_get_async (self->credentials, g_task_get_cancellable (task),
+                                      credentials_cb, task);
+}
+
+static const char * const read_only_operations[] = {
+  "GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems", "ListTables", "DescribeTable",
+  "DescribeTimeToLive", "DescribeLimits", "DescribeEndpoints", "ListTagsOfResource",
+  "DescribeContinuousBackups", "ListBackups", "ListGlobalTables", NULL
+};
+
+static gboolean
+operation_is_read (const char *operation,
+                   JsonNode   *params)
+{
+  const char *statement;
+
+  if (g_strv_contains (read_only_operations, operation))
+    return TRUE;
+  if (strcmp (operation, "ExecuteStatement") != 0 || params == NULL || !JSON_NODE_HOLDS_OBJECT (params))
+    return FALSE;
+  statement = json_object_get_string_member_with_default (json_node_get_object (params), "Statement", "");
+  while (g_ascii_isspace (*statement))
+    statement++;
+  return g_ascii_strncasecmp (statement, "SELECT", 6) == 0;
+}
+
+void
+dyn_client_call_async (DynClient           *self,
+                       const char          *operation,
+                       JsonNode            *params,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  Call *call;
+  char *text;
+  gsize len;
+
+  g_return_if_fail (DYN_IS_CLIENT (self));
+  g_return_if_fail (operation != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, dyn_client_call_async);
+
+  if (self->read_only && !operation_is_read (operation, params))
+    {
+      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_READ_ONLY,
+                               "%s refused: this connection is read-only", operation);
+      return;
+    }
+
+  call = g_new0 (Call, 1);
+  call->operation = g_strdup (operation);
+  if (params != NULL)
+    {
+      text = json_to_string (params, FALSE);
+      len = strlen (text);
+    }
+  else
+    {
+      text = g_strdup ("{}");
+      len = 2;
+    }
+  call->body = g_bytes_new_take (text, len);
+  g_task_set_task_data (task, call, (GDestroyNotify) call_free);
+
+  attempt (g_steal_pointer (&task));
+}
+
+DynResponse *
+dyn_client_call_finish (DynClient     *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (DYN_IS_CLIENT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_client_call_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Object ------------------------------------------------------------------ */
+
+static void
+dyn_client_finalize (GObject *object)
+{
+  DynClient *self = DYN_CLIENT (object);
+
+  g_clear_object (&self->http);
+  g_clear_pointer (&self->signer, dyn_sigv4_signer_free);
+  g_clear_object (&self->credentials);
+  g_free (self->endpoint);
+  g_free (self->host);
+  g_free (self->region);
+
+  G_OBJECT_CLASS (dyn_client_parent_class)->finalize (object);
+}
+
+static void
+dyn_client_class_init (DynClientClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = dyn_client_finalize;
+}
+
+static void
+dyn_client_init (DynClient *self)
+{
+  self->http = dyn_http_new ();
+  self->signer = dyn_sigv4_signer_new ();
+  self->max_attempts = 5;
+  self->base_delay_ms = 25;
+  self->throttle_base_ms = 500;
+}
+
+static DynClient *
+client_new (const char              *endpoint,
+            const char              *region,
+            DynCredentialsProvider  *credentials,
+            gboolean                 insecure,
+            GError                 **error)
+{
+  g_autoptr(DynClient) self = NULL;
+  g_autofree char *url = NULL;
+
+  g_return_val_if_fail (region != NULL && *region != '\0', NULL);
+  g_return_val_if_fail (DYN_IS_CREDENTIALS_PROVIDER (credentials), NULL);
+
+  if (endpoint != NULL && *endpoint != '\0')
+    url = g_strdup (endpoint);
+  else if (g_str_has_prefix (region, "cn-"))
+    url = g_strdup_printf ("https://dynamodb.%s.amazonaws.com.cn", region);
+  else
+    url = g_strdup_printf ("https://dynamodb.%s.amazonaws.com", region);
+
+  if (!dyn_http_check_endpoint (url, insecure, NULL, error))
+    return NULL;
+
+  self = g_object_new (DYN_TYPE_CLIENT, NULL);
+  self->host = dyn_sigv4_host_from_url (url);
+  if (self->host == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                   "“%s” is not a valid endpoint URL", url);
+      return NULL;
+    }
+  self->endpoint = g_steal_pointer (&url);
+  self->region = g_strdup (region);
+  self->credentials = g_object_ref (credentials);
+  return g_steal_pointer (&self);
+}
+
+DynClient *
+dyn_client_new (const char              *endpoint,
+                const char              *region,
+                DynCredentialsProvider  *credentials,
+                GError                 **error)
+{
+  return client_new (endpoint, region, credentials, FALSE, error);
+}
+
+DynClient *
+dyn_client_new_insecure (const char              *endpoint,
+                         const char              *region,
+                         DynCredentialsProvider  *credentials,
+                         GError                 **error)
+{
+  return client_new (endpoint, region, credentials, TRUE, error);
+}
+
+const char *
+dyn_client_get_endpoint (DynClient *self)
+{
+  g_return_val_if_fail (DYN_IS_CLIENT (self), NULL);
+  return self->endpoint;
+}
+
+const char *
+dyn_client_get_region (DynClient *self)
+{
+  g_return_val_if_fail (DYN_IS_CLIENT (self), NULL);
+  return self->region;
+}
+
+void
+dyn_client_set_retry (DynClient *self,
+                      guint      max_attempts,
+                      guint      base_delay_ms,
+                      guint      throttle_base_ms)
+{
+  g_return_if_fail (DYN_IS_CLIENT (self));
+
+  self->max_attempts = MAX (1, max_attempts);
+  self->base_delay_ms = base_delay_ms;
+  self->throttle_base_ms = throttle_base_ms;
+}
+
+void
+dyn_client_set_timeouts (DynClient *self,
+                         guint      connect_ms,
+                         guint      total_ms)
+{
+  g_return_if_fail (DYN_IS_CLIENT (self));
+  dyn_http_set_timeouts (self->http, connect_ms, total_ms);
+}
+
+void
+dyn_client_set_read_only (DynClient *self,
+                          gboolean   read_only)
+{
+  g_return_if_fail (DYN_IS_CLIENT (self));
+  self->read_only = read_only;
+}
+
+/* Item requests ----------------------------------------------------------- */
+
+static void
+execute_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  DynResponse *response = dyn_client_call_finish (DYN_CLIENT (object), result, &error);
+
+  if (response == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, response, (GDestroyNotify) dyn_response_free);
+}
+
+void
+dyn_client_execute_async (DynClient           *self,
+                          const DynRequest    *request,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(JsonNode) params = NULL;
+
+  g_return_if_fail (DYN_IS_CLIENT (self));
+  g_return_if_fail (request != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, dyn_client_execute_async);
+  params = dyn_request_to_json (request);
+  dyn_client_call_async (self, dyn_operation_get_name (request->op), params, cancellable,
+                         execute_cb, g_steal_pointer (&task));
+}
+
+DynResponse *
+dyn_client_execute_finish (DynClient     *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (DYN_IS_CLIENT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_client_execute_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ListTables -------------------------------------------------------------- */
+
+static void list_tables_next (GTask *task, const char *start);
+
+static void
+list_tables_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GPtrArray *names = g_task_get_task_data (task);
+  g_autoptr(DynResponse) response = NULL;
+  GError *error = NULL;
+  JsonObject *obj;
+  JsonNode *arr;
+  const char *last;
+
+  response = dyn_client_call_finish (DYN_CLIENT (object), result, &error);
+  if (response == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  obj = json_node_get_object (response->root);
+  arr = json_object_get_member (obj, "TableNames");
+  if (arr == NULL || !JSON_NODE_HOLDS_ARRAY (arr))
+    {
+      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,
+                               "ListTables: the response has no TableNames list");
+      return;
+    }
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (arr)); i++)
+    {
+      JsonNode *n = json_array_get_element (json_node_get_array (arr), i);
+      if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+        {
+          g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,
+                                   "ListTables: TableNames[%u] is not a string", i);
+          return;
+        }
+      g_ptr_array_add (names, g_strdup (json_node_get_string (n)));
+    }
+
+  last = json_object_get_string_member_with_default (obj, "LastEvaluatedTableName", NULL);
+  if (last != NULL)
+    list_tables_next (g_steal_pointer (&task), last);
+  else
+    {
+      g_ptr_array_add (names, NULL);
+      g_task_return_pointer (task, g_strdupv ((char **) names->pdata), (GDestroyNotify) g_strfreev);
+    }
+}
+
+static void
+list_tables_next (GTask      *task,
+                  const char *start)
+{
+  g_autoptr(JsonObject) obj = json_object_new ();
+  g_autoptr(JsonNode) params = json_node_new (JSON_NODE_OBJECT);
+
+  json_object_set_int_member (obj, "Limit", 100);
+  if (start != NULL)
+    json_object_set_string_member (obj, "ExclusiveStartTableName", start);
+  json_node_set_object (params, obj);
+  dyn_client_call_async (g_task_get_source_object (task), "ListTables", params,
+                         g_task_get_cancellable (task), list_tables_cb, task);
+}
+
+void
+dyn_client_list_tables_async (DynClient           *self,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (DYN_IS_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, dyn_client_list_tables_async);
+  g_task_set_task_data (task, g_ptr_array_new_with_free_func (g_free), (GDestroyNotify) g_ptr_array_unref);
+  list_tables_next (task, NULL);
+}
+
+char **
+dyn_client_list_tables_finish (DynClient     *self,
+                               GAsyncResult  *result,
+                               GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_client_list_tables_async, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Batches ----------------------------------------------------------------- */
+
+typedef struct
+{
+  char       *table;
+  GPtrArray  *pending;      /* JsonNode requests (write) or DynValue keys (get) */
+  GPtrArray  *found;        /* DynValue items (get) */
+  JsonObject *extra;        /* ProjectionExpression etc. for gets */
+  guint       requests;
+  guint       empty_rounds; /* consecutive rounds that made no progress */
+  GSource    *delay;
+} Batch;
+
+static void
+batch_free (Batch *b)
+{
+  if (b->delay != NULL)
+    {
+      g_source_destroy (b->delay);
+      g_source_unref (b->delay);
+    }
+  g_free (b->table);
+  g_clear_pointer (&b->pending, g_ptr_array_unref);
+  g_clear_pointer (&b->found, g_ptr_array_unref);
+  g_clear_pointer (&b->extra, json_object_unref);
+  g_free (b);
+}
+
+static void batch_get_next (GTask *task);
+static void batch_write_next (GTask *task);
+
+static gboolean
+batch_delay_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+  Batch *b = g_task_get_task_data (task);
+
+  g_clear_pointer (&b->delay, g_source_unref);
+  if (g_task_get_source_tag (task) == dyn_client_batch_get_async)
+    batch_get_next (task);
+  else
+    batch_write_next (task);
+  return G_SOURCE_REMOVE;
+}
+
+/* Unprocessed work goes again after a full-jitter pause that grows while
+ * rounds make no progress; takes the task's reference. */
+static void
+batch_continue (GTask    *task,
+                gboolean  progress)
+{
+  DynClient *self = g_task_get_source_object (task);
+  Batch *b = g_task_get_task_data (task);
+  guint64 ceiling;
+
+  if (progress)
+    {
+      b->empty_rounds = 0;
+      batch_delay_cb (task);
+      return;
+    }
+
+  b->empty_rounds++;
+  if (b->empty_rounds >= MAX (self->max_attempts, 8u))
+    {
+      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_THROTTLED,
+                               "%u items of %s stayed unprocessed after %u rounds",
+                               b->pending->len, b->table, b->empty_rounds);
+      g_object_unref (task);
+      return;
+    }
+  ceiling = MIN ((guint64) MAX_DELAY_MS, (guint64) MAX (self->base_delay_ms, 1u) << MIN (b->empty_rounds, 20u));
+  b->delay = g_timeout_source_new (g_random_int_range (0, (gint32) ceiling + 1));
+  g_source_set_callback (b->delay, batch_delay_cb, task, NULL);
+  g_source_attach (b->delay, g_main_context_get_thread_default ());
+}
+
+static void
+batch_get_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  GTask *task = user_data;
+  Batch *b = g_task_get_task_data (task);
+  g_autoptr(DynResponse) response = NULL;
+  GError *error = NULL;
+  JsonObject *obj;
+  JsonNode *node;
+  guint before = b->pending->len;
+
+  response = dyn_client_call_finish (DYN_CLIENT (object), result, &error);
+  if (response == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+  obj = json_node_get_object (response->root);
+
+  node = json_object_get_member (obj, "Responses");
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonNode *items = json_object_get_member (json_node_get_object (node), b->table);
+      if (items != NULL && JSON_NODE_HOLDS_ARRAY (items))
+        for (guint i = 0; i < json_array_get_length (json_node_get_array (items)); i++)
+          {
+            DynValue *item = dyn_item_from_ddb_json (json_array_get_element (json_node_get_array (items), i), &error);
+            if (item == NULL)
+              {
+                g_prefix_error (&error, "BatchGetItem: ");
+                error->domain = DYN_ERROR;
+                error->code = DYN_ERROR_PROTOCOL;
+                g_task_return_error (task, error);
+                g_object_unref (task);
+                return;
+              }
+            g_ptr_array_add (b->found, item);
+          }
+    }
+
+  node = json_object_get_member (obj, "UnprocessedKeys");
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonNode *t = json_object_get_member (json_node_get_object (node), b->table);
+      JsonNode *keys = t && JSON_NODE_HOLDS_OBJECT (t) ? json_object_get_member (json_node_get_object (t), "Keys") : NULL;
+      if (keys != NULL && JSON_NODE_HOLDS_ARRAY (keys))
+        for (guint i = 0; i < json_array_get_length (json_node_get_array (keys)); i++)
+          {
+            DynValue *key = dyn_item_from_ddb_json (json_array_get_element (json_node_get_array (keys), i), NULL);
+            if (key != NULL)
+              g_ptr_array_add (b->pending, key);
+          }
+    }
+
+  batch_continue (task, b->pending->len < before || b->pending->len == 0);
+}
+
+static void
+batch_get_next (GTask *task)
+{
+  Batch *b = g_task_get_task_data (task);
+  g_autoptr(JsonObject) params = json_object_new ();
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  JsonObject *request_items = json_object_new ();
+  JsonObject *table = json_object_new ();
+  JsonArray *keys = json_array_new ();
+  guint n;
+
+  if (b->pending->len == 0)
+    {
+      g_task_return_pointer (task, g_ptr_array_ref (b->found), (GDestroyNotify) g_ptr_array_unref);
+      g_object_unref (task);
+      return;
+    }
+
+  n = MIN (b->pending->len, 100u);
+  for (guint i = 0; i < n; i++)
+    json_array_add_element (keys, dyn_item_to_ddb_json (b->pending->pdata[i]));
+  g_ptr_array_remove_range (b->pending, 0, n);
+
+  if (b->extra != NULL)
+    {
+      g_autoptr(GList) members = json_object_get_members (b->extra);
+      for (GList *l = members; l; l = l->next)
+        json_object_set_member (table, l->data, json_node_copy (json_object_get_member (b->extra, l->data)));
+    }
+  json_object_set_array_member (table, "Keys", keys);
+  json_object_set_object_member (request_items, b->table, table);
+  json_object_set_object_member (params, "RequestItems", request_items);
+  json_object_set_string_member (params, "ReturnConsumedCapacity", "TOTAL");
+  json_node_set_object (node, params);
+  b->requests++;
+  dyn_client_call_async (g_task_get_source_object (task), "BatchGetItem", node,
+                         g_task_get_cancellable (task), batch_get_cb, task);
+}
+
+void
+dyn_client_batch_get_async (DynClient           *self,
+                            const char          *table,
+                            GPtrArray           *keys,
+                            const char          *projection,
+                            GHashTable          *names,
+                            gboolean             consistent_read,
+                            GCancellable        *cancellable,
+                            GAsyncReadyCallback  callback,
+                            gpointer             user_data)
+{
+  GTask *task;
+  Batch *b;
+
+  g_return_if_fail (DYN_IS_CLIENT (self));
+  g_return_if_fail (table != NULL && keys != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, dyn_client_batch_get_async);
+  b = g_new0 (Batch, 1);
+  b->table = g_strdup (table);
+  b->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  for (guint i = 0; i < keys->len; i++)
+    g_ptr_array_add (b->pending, dyn_value_ref (keys->pdata[i]));
+  b->found = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  b->extra = json_object_new ();
+  if (projection != NULL)
+    json_object_set_string_member (b->extra, "ProjectionExpression", projection);
+  if (names != NULL && g_hash_table_size (names) > 0)
+    {
+      JsonObject *n = json_object_new ();
+      GHashTableIter iter;
+      gpointer k, v;
+      g_hash_table_iter_init (&iter, names);
+      while (g_hash_table_iter_next (&iter, &k, &v))
+        json_object_set_string_member (n, k, v);
+      json_object_set_object_member (b->extra, "ExpressionAttributeNames", n);
+    }
+  if (consistent_read)
+    json_object_set_boolean_member (b->extra, "ConsistentRead", TRUE);
+  g_task_set_task_data (task, b, (GDestroyNotify) batch_free);
+  batch_get_next (task);
+}
+
+GPtrArray *
+dyn_client_batch_get_finish (DynClient     *self,
+                             GAsyncResult  *result,
+                             GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_client_batch_get_async, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+batch_write_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GTask *task = user_data;
+  Batch *b = g_task_get_task_data (task);
+  g_autoptr(DynResponse) response = NULL;
+  GError *error = NULL;
+  JsonNode *node;
+  gboolean requeued = FALSE;
+
+  response = dyn_client_call_finish (DYN_CLIENT (object), result, &error);
+  if (response == NULL)
+    {
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
+    }
+
+  node = json_object_get_member (json_node_get_object (response->root), "UnprocessedItems");
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonNode *reqs = json_object_get_member (json_node_get_object (node), b->table);
+      if (reqs != NULL && JSON_NODE_HOLDS_ARRAY (reqs))
+        for (guint i = 0; i < json_array_get_length (json_node_get_array (reqs)); i++)
+          {
+            g_ptr_array_insert (b->pending, i, json_node_copy (json_array_get_element (json_node_get_array (reqs), i)));
+            requeued = TRUE;
+          }
+    }
+  batch_continue (task, !requeued);
+}
+
+static void
+batch_write_next (GTask *task)
+{
+  Batch *b = g_task_get_task_data (task);
+  g_autoptr(JsonObject) params = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *request_items;
+  JsonArray *reqs;
+  guint n;
+
+  if (b->pending->len == 0)
+    {
+      g_task_return_int (task, b->requests);
+      g_object_unref (task);
+      return;
+    }
+
+  params = json_object_new ();
+  request_items = json_object_new ();
+  reqs = json_array_new ();
+  n = MIN (b->pending->len, 25u);
+  for (guint i = 0; i < n; i++)
+    json_array_add_element (reqs, json_node_copy (b->pending->pdata[i]));
+  g_ptr_array_remove_range (b->pending, 0, n);
+  json_object_set_array_member (request_items, b->table, reqs);
+  json_object_set_object_member (params, "RequestItems", request_items);
+  json_object_set_string_member (params, "ReturnConsumedCapacity", "TOTAL");
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, params);
+  b->requests++;
+  dyn_client_call_async (g_task_get_source_object (task), "BatchWriteItem", node,
+                         g_task_get_cancellable (task), batch_write_cb, task);
+}
+
+static JsonNode *
+write_request (const char *kind,
+               const char *member,
+               DynValue   *value)
+{
+  JsonObject *inner = json_object_new ();
+  JsonObject *outer = json_object_new ();
+  JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+
+  json_object_set_member (inner, member, dyn_item_to_ddb_json (value));
+  json_object_set_object_member (outer, kind, inner);
+  json_node_take_object (node, outer);
+  return node;
+}
+
+void
+dyn_client_batch_write_async (DynClient           *self,
+                              const char          *table,
+                              GPtrArray           *puts,
+                              GPtrArray           *deletes,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  GTask *task;
+  Batch *b;
+
+  g_return_if_fail (DYN_IS_CLIENT (self));
+  g_return_if_fail (table != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, dyn_client_batch_write_async);
+  b = g_new0 (Batch, 1);
+  b->table = g_strdup (table);
+  b->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  for (guint i = 0; puts != NULL && i < puts->len; i++)
+    g_ptr_array_add (b->pending, write_request ("PutRequest", "Item", puts->pdata[i]));
+  for (guint i = 0; deletes != NULL && i < deletes->len; i++)
+    g_ptr_array_add (b->pending, write_request ("DeleteRequest", "Key", deletes->pdata[i]));
+  g_task_set_task_data (task, b, (GDestroyNotify) batch_free);
+
+  if (self->read_only && b->pending->len > 0)
+    {
+      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_READ_ONLY,
+                               "BatchWriteItem refused: this connection is read-only");
+      g_object_unref (task);
+      return;
+    }
+  batch_write_next (task);
+}
+
+gboolean
+dyn_client_batch_write_finish (DynClient     *self,
+                               GAsyncResult  *result,
+                               guint         *requests,
+                               GError       **error)
+{
+  gssize n;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_client_batch_write_async, FALSE);
+
+  n = g_task_propagate_int (G_TASK (result), error);
+  if (n < 0)
+    return FALSE;
+  if (requests != NULL)
+    *requests = n;
+  return TRUE;
+}
+
+/* Error details ----------------------------------------------------------- */
+
+JsonArray *
+dyn_error_get_cancellation_reasons (const GError *error)
+{
+  const DynErrorDetails *details = dyn_error_get_details (error);
+  g_autoptr(JsonNode) root = NULL;
+  JsonNode *reasons;
+
+  if (details == NULL || details->body == NULL)
+    return NULL;
+  root = dyn_json_parse (details->body, strlen (details->body), NULL);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return NULL;
+  reasons = json_object_get_member (json_node_get_object (root), "CancellationReasons");
+  if (reasons == NULL || !JSON_NODE_HOLDS_ARRAY (reasons))
+    return NULL;
+  return json_array_ref (json_node_get_array (reasons));
+}
+
+DynValue *
+dyn_error_get_item (const GError *error)
+{
+  const DynErrorDetails *details = dyn_error_get_details (error);
+  g_autoptr(JsonNode) root = NULL;
+  JsonNode *item;
+
+  if (details == NULL || details->body == NULL)
+    return NULL;
+  root = dyn_json_parse (details->body, strlen (details->body), NULL);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return NULL;
+  item = json_object_get_member (json_node_get_object (root), "Item");
+  if (item == NULL)
+    return NULL;
+  return dyn_item_from_ddb_json (item, NULL);
+}
+
+/* CreateTable ------------------------------------------------------------- */
+
+static gboolean
+parse_key_spec (const char  *spec,
+                char       **name,
+                char       **type,
+                GError     **error)
+{
+  const char *colon = strrchr (spec, ':');
+
+  if (colon == NULL || colon == spec ||
+      (strcmp (colon + 1, "S") != 0 && strcmp (colon + 1, "N") != 0 && strcmp (colon + 1, "B") != 0))
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                   "“%s”: a key is written NAME:TYPE with TYPE one of S, N, B", spec);
+      return FALSE;
+    }
+  *name = g_strndup (spec, colon - spec);
+  *type = g_strdup (colon + 1);
+  return TRUE;
+}
+
+static void
+add_attribute_definition (JsonArray  *defs,
+                          GHashTable *seen,
+                          const char *name,
+                          const char *type)
+{
+  JsonObject *def;
+
+  if (g_hash_table_contains (seen, name))
+    return;
+  g_hash_table_add (seen, g_strdup (name));
+  def = json_object_new ();
+  json_object_set_string_member (def, "AttributeName", name);
+  json_object_set_string_member (def, "AttributeType", type);
+  json_array_add_object_element (defs, def);
+}
+
+static JsonArray *
+key_schema (const char *pk,
+            const char *sk)
+{
+  JsonArray *schema = json_array_new ();
+  JsonObject *k = json_object_new ();
+
+  json_object_set_string_member (k, "AttributeName", pk);
+  json_object_set_string_member (k, "KeyType", "HASH");
+  json_array_add_object_element (schema, k);
+  if (sk != NULL)
+    {
+      k = json_object_new ();
+      json_object_set_string_member (k, "AttributeName", sk);
+      json_object_set_string_member (k, "KeyType", "RANGE");
+      json_array_add_object_element (schema, k);
+    }
+  return schema;
+}
+
+JsonNode *
+dyn_create_table_params (const char          *table,
+                         const char          *partition_key,
+                         const char          *sort_key,
+                         const char * const  *gsis,
+                         GError             **error)
+{
+  g_autoptr(JsonObject) obj = json_object_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *pk = NULL, *pkt = NULL, *sk = NULL, *skt = NULL;
+  JsonArray *defs = json_array_new ();
+  JsonNode *node;
+
+  json_object_set_string_member (obj, "TableName", table);
+  json_object_set_array_member (obj, "AttributeDefinitions", defs);
+
+  if (!parse_key_spec (partition_key, &pk, &pkt, error))
+    return NULL;
+  add_attribute_definition (defs, seen, pk, pkt);
+  if (sort_key != NULL)
+    {
+      if (!parse_key_spec (sort_key, &sk, &skt, error))
+        return NULL;
+      add_attribute_definition (defs, seen, sk, skt);
+    }
+  json_object_set_array_member (obj, "KeySchema", key_schema (pk, sk));
+
+  if (gsis != NULL && gsis[0] != NULL)
+    {
+      JsonArray *indexes = json_array_new ();
+
+      json_object_set_array_member (obj, "GlobalSecondaryIndexes", indexes);
+      for (guint i = 0; gsis[i] != NULL; i++)
+        {
+          g_auto(GStrv) parts = g_strsplit (gsis[i], ":", -1);
+          guint n = g_strv_length (parts);
+          JsonObject *gsi, *projection;
+
+          if ((n != 3 && n != 5) || *parts[0] == '\0')
+            {
+              g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                           "“%s”: an index is written NAME:PK:TYPE or NAME:PK:TYPE:SK:TYPE", gsis[i]);
+              return NULL;
+            }
+          for (guint j = 2; j < n; j += 2)
+            if (strcmp (parts[j], "S") != 0 && strcmp (parts[j], "N") != 0 && strcmp (parts[j], "B") != 0)
+              {
+                g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                             "“%s”: key type “%s” is not S, N or B", gsis[i], parts[j]);
+                return NULL;
+              }
+          add_attribute_definition (defs, seen, parts[1], parts[2]);
+          if (n == 5)
+            add_attribute_definition (defs, seen, parts[3], parts[4]);
+          gsi = json_object_new ();
+          json_object_set_string_member (gsi, "IndexName", parts[0]);
+          json_object_set_array_member (gsi, "KeySchema", key_schema (parts[1], n == 5 ? parts[3] : NULL));
+          projection = json_object_new ();
+          json_object_set_string_member (projection, "ProjectionType", "ALL");
+          json_object_set_object_member (gsi, "Projection", projection);
+          json_array_add_object_element (indexes, gsi);
+        }
+    }
+  json_object_set_string_member (obj, "BillingMode", "PAY_PER_REQUEST");
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, obj);
+  return node;
+}

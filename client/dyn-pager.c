@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dyn-pager"
+
+#include "config.h"
+
+#include "dyn-pager.h"
+
+struct _DynPager
+{
+  GObject       parent_instance;
+
+  DynClient    *client;
+  DynRequest   *request;
+  DynReadStats  stats;
+  DynValue     *last_key;
+  gboolean      done;
+
+  /* Fan-out. */
+  char         *pk_placeholder;
+  GPtrArray    *pk_values;
+  char         *sort_key;
+};
+
+G_DEFINE_FINAL_TYPE (DynPager, dyn_pager, G_TYPE_OBJECT)
+
+static void
+append_count (GString    *s,
+              guint64     n,
+              const char *one,
+              const char *many)
+{
+  g_string_append_printf (s, " · %" G_GUINT64_FORMAT " %s", n, n == 1 ? one : many);
+}
+
+static void
+append_units (GString    *s,
+              double      units,
+              const char *name)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* Capacity comes in halves and whole units; one decimal at most reads best. */
+  g_ascii_formatd (buf, sizeof buf, units == (gint64) units ? "%.0f" : "%.1f", units);
+  g_string_append_printf (s, " · %s %s", buf, name);
+}
+
+char *
+dyn_read_stats_describe (const DynReadStats *stats,
+                         const char         *operation)
+{
+  GString *s = g_string_new (operation);
+
+  append_count (s, stats->requests, "request", "requests");
+  append_count (s, stats->pages, "page", "pages");
+  if (stats->read_units > 0 || stats->write_units == 0)
+    append_units (s, stats->read_units, "RCU");
+  if (stats->write_units > 0)
+    append_units (s, stats->write_units, "WCU");
+  append_count (s, stats->items, "item", "items");
+  if (stats->scanned != stats->items)
+    g_string_append_printf (s, " (%" G_GUINT64_FORMAT " scanned)", stats->scanned);
+  return g_string_free (s, FALSE);
+}
+
+static void
+dyn_pager_finalize (GObject *object)
+{
+  DynPager *self = DYN_PAGER (object);
+
+  g_clear_object (&self->client);
+  g_clear_pointer (&self->request, dyn_request_free);
+  g_clear_pointer (&self->last_key, dyn_value_unref);
+  g_free (self->pk_placeholder);
+  g_clear_pointer (&self->pk_values, g_ptr_array_unref);
+  g_free (self->sort_key);
+
+  G_OBJECT_CLASS (dyn_pager_parent_class)->finalize (object);
+}
+
+static void
+dyn_pager_class_init (DynPagerClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = dyn_pager_finalize;
+}
+
+static void
+dyn_pager_init (DynPager *self)
+{
+}
+
+DynPager *
+dyn_pager_new (DynClient        *client,
+               const DynRequest *request)
+{
+  DynPager *self;
+
+  g_return_val_if_fail (DYN_IS_CLIENT (client), NULL);
+  g_return_val_if_fail (request != NULL, NULL);
+  g_return_val_if_fail (request->op == DYN_OP_QUERY || request->op == DYN_OP_SCAN, NULL);
+
+  self = g_object_new (DYN_TYPE_PAGER, NULL);
+  self->client = g_object_ref (client);
+  self->request = dyn_request_copy (request);
+  if (request->exclusive_start_key != NULL)
+    self->last_key = dyn_value_ref (request->exclusive_start_key);
+  return self;
+}
+
+DynPager *
+dyn_pager_new_fan_out (DynClient        *client,
+                       const DynRequest *request,
+                       const char       *pk_placeholder,
+                       GPtrArray        *pk_values,
+                       const char       *sort_key)
+{
+  DynPager *self;
+
+  g_return_val_if_fail (request->op == DYN_OP_QUERY, NULL);
+  g_return_val_if_fail (pk_placeholder != NULL && pk_values != NULL && pk_values->len > 0, NULL);
+
+  self = dyn_pager_new (client, request);
+  self->pk_placeholder = g_strdup (pk_placeholder);
+  self->pk_values = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  for (guint i = 0; i < pk_values->len; i++)
+    g_ptr_array_add (self->pk_values, dyn_value_ref (pk_values->pdata[i]));
+  self->sort_key = g_strdup (sort_key);
+  return self;
+}
+
+const DynRequest *
+dyn_pager_get_request (DynPager *self)
+{
+  g_return_val_if_fail (DYN_IS_PAGER (self), NULL);
+  return self->request;
+}
+
+const DynReadStats *
+dyn_pager_get_stats (DynPager *self)
+{
+  g_return_val_if_fail (DYN_IS_PAGER (self), NULL);
+  return &self->stats;
+}
+
+gboolean
+dyn_pager_is_done (DynPager *self)
+{
+  g_return_val_if_fail (DYN_IS_PAGER (self), TRUE);
+  return self->done;
+}
+
+DynValue *
+dyn_pager_get_last_key (DynPager *self)
+{
+  g_return_val_if_fail (DYN_IS_PAGER (self), NULL);
+  return self->last_key;
+}
+
+void
+dyn_pager_set_start_key (DynPager *self,
+                         DynValue *key)
+{
+  g_return_if_fail (DYN_IS_PAGER (self));
+
+  g_clear_pointer (&self->last_key, dyn_value_unref);
+  if (key != NULL)
+    self->last_key = dyn_value_ref (key);
+  self->done = FALSE;
+}
+
+/* Counts a response into @stats and returns its LastEvaluatedKey (new ref) or NULL. */
+static DynValue *
+account (DynReadStats  *stats,
+         DynResponse   *response,
+         GError       **error)
+{
+  JsonObject *obj = json_node_get_object (response->root);
+  JsonNode *lek = json_object_get_member (obj, "LastEvaluatedKey");
+  guint n = response->items ? response->items->len : 0;
+
+  stats->requests += response->attempts;
+  stats->pages++;
+  stats->items += n;
+  stats->scanned += json_object_get_int_member_with_default (obj, "ScannedCount", n);
+  stats->read_units += response->read_units;
+  stats->write_units += response->write_units;
+
+  if (lek == NULL || JSON_NODE_HOLDS_NULL (lek))
+    return NULL;
+  return dyn_item_from_ddb_json (lek, error);
+}
+
+/* One page of one request ------------------------------------------------- */
+
+static void
+next_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  DynPager *self = g_task_get_source_object (task);
+  g_autoptr(DynResponse) response = NULL;
+  GError *error = NULL;
+  DynValue *key;
+
+  response = dyn_client_execute_finish (DYN_CLIENT (object), result, &error);
+  if (response == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  key = account (&self->stats, response, &error);
+  if (key == NULL && error != NULL)
+    {
+      g_prefix_error (&error, "LastEvaluatedKey: ");
+      g_task_return_error (task, error);
+      return;
+    }
+  g_clear_pointer (&self->last_key, dyn_value_unref);
+  self->last_key = key;
+  self->done = (key == NULL);
+
+  if (response->items == NULL)
+    response->items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_task_return_pointer (task, g_steal_pointer (&response->items), (GDestroyNotify) g_ptr_array_unref);
+}
+
+void
+dyn_pager_next_async (DynPager            *self,
+                      GCancellable        *cancellable,
+                      GAsyncReadyCallback  callback,
+                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (DYN_IS_PAGER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, dyn_pager_next_async);
+  if (self->done)
+    {
+      g_task_return_pointer (task, g_ptr_array_new (), (GDestroyNotify) g_ptr_array_unref);
+      return;
+    }
+  dyn_request_set_exclusive_start_key (self->request, self->last_key);
+  dyn_client_execute_async (self->client, self->request, cancellable, next_cb, g_steal_pointer (&task));
+}
+
+GPtrArray *
+dyn_pager_next_finish (DynPager      *self,
+                       GAsyncResult  *result,
+                       GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_pager_next_async, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* Running to the end, in lanes --------------------------------------------- */
+
+typedef struct
+{
+  DynPageFunc   page_func;
+  gpointer      page_data;
+  guint64       max_items;
+  guint         running;
+  GError       *error;
+  GPtrArray    *merged;     /* fan-out: every item, merged at the end */
+  GCancellable *cancellable; /* ours, chained to the caller's, stops sibling lanes */
+  gulong        chain_id;
+  GCancellable *outer;
+} Run;
+
+typedef struct
+{
+  GTask      *task;       /* borrowed from the Run's owner reference */
+  DynRequest *request;
+} Lane;
+
+static void
+run_free (Run *run)
+{
+  if (run->outer != NULL && run->chain_id != 0)
+    g_cancellable_disconnect (run->outer, run->chain_id);
+  g_clear_object (&run->outer);
+  g_clear_object (&run->cancellable);
+  g_clear_error (&run->error);
+  g_clear_pointer (&run->merged, g_ptr_array_unref);
+  g_free (run);
+}
+
+static void lane_next (GTask *task, Lane *lane);
+
+static int
+compare_by_sort_key (gconstpointer a,
+                     gconstpointer b,
+                     gpointer      user_data)
+{
+  DynPager *self = user_data;
+  DynValue *ia = *(DynValue **) a;
+  DynValue *ib = *(DynValue **) b;
+  DynValue *va = dyn_value_map_lookup (ia, self->sort_key);
+  DynValue *vb = dyn_value_map_lookup (ib, self->sort_key);
+  int c;
+
+  if (va == NULL || vb == NULL)
+    c = (va != NULL) - (vb != NULL);
+  else
+    c = dyn_value_compare (va, vb);
+  return self->request->scan_forward ? c : -c;
+}
+
+static void
+lane_finished (GTask *task,
+               Lane  *lane)
+{
+  DynPager *self = g_task_get_source_object (task);
+  Run *run = g_task_get_task_data (task);
+
+  dyn_request_free (lane->request);
+  g_free (lane);
+
+  if (--run->running > 0)
+    return;
+
+  if (run->error != NULL)
+    g_task_return_error (task, g_steal_pointer (&run->error));
+  else
+    {
+      if (run->merged != NULL)
+        {
+          if (self->sort_key != NULL)
+            g_ptr_array_sort_with_data (run->merged, compare_by_sort_key, self);
+          if (run->page_func != NULL)
+            run->page_func (run->merged, run->page_data);
+        }
+      self->done = TRUE;
+      g_task_return_boolean (task, TRUE);
+    }
+  g_object_unref (task);
+}
+
+static void
+lane_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  Lane *lane = user_data;
+  GTask *task = lane->task;
+  DynPager *self = g_task_get_source_object (task);
+  Run *run = g_task_get_task_data (task);
+  g_autoptr(DynResponse) response = NULL;
+  g_autoptr(DynValue) key = NULL;
+  GError *error = NULL;
+
+  response = dyn_client_execute_finish (DYN_CLIENT (object), result, &error);
+  if (response != NULL)
+    key = account (&self->stats, response, &error);
+
+  if (error != NULL)
+    {
+      /* The first error wins; the other lanes are stopped. */
+      if (run->error == NULL)
+        run->error = error;
+      else
+        g_error_free (error);
+      g_cancellable_cancel (run->cancellable);
+      lane_finished (task, lane);
+      return;
+    }
+
+  if (response->items != NULL && response->items->len > 0)
+    {
+      if (run->merged != NULL)
+        g_ptr_array_extend_and_steal (run->merged, g_steal_pointer (&response->items));
+      else if (run->page_func != NULL)
+        run->page_func (response->items, run->page_data);
+    }
+
+  if (key == NULL || g_cancellable_is_cancelled (run->cancellable) ||
+      (run->max_items > 0 && self->stats.items >= run->max_items))
+    {
+      lane_finished (task, lane);
+      return;
+    }
+
+  dyn_request_set_exclusive_start_key (lane->request, key);
+  lane_next (task, lane);
+}
+
+static void
+lane_next (GTask *task,
+           Lane  *lane)
+{
+  DynPager *self = g_task_get_source_object (task);
+  Run *run = g_task_get_task_data (task);
+
+  dyn_client_execute_async (self->client, lane->request, run->cancellable, lane_cb, lane);
+}
+
+static void
+outer_cancelled_cb (GCancellable *outer,
+                    GCancellable *inner)
+{
+  g_cancellable_cancel (inner);
+}
+
+void
+dyn_pager_run_async (DynPager            *self,
+                     guint                segments,
+                     guint64              max_items,
+                     DynPageFunc          page_func,
+                     gpointer             page_data,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  GTask *task;
+  Run *run;
+  guint lanes;
+
+  g_return_if_fail (DYN_IS_PAGER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, dyn_pager_run_async);
+
+  run = g_new0 (Run, 1);
+  run->page_func = page_func;
+  run->page_data = page_data;
+  run->max_items = max_items;
+  run->cancellable = g_cancellable_new ();
+  if (cancellable != NULL)
+    {
+      run->outer = g_object_ref (cancellable);
+      run->chain_id = g_cancellable_connect (cancellable, G_CALLBACK (outer_cancelled_cb),
+                                             run->cancellable, NULL);
+    }
+  g_task_set_task_data (task, run, (GDestroyNotify) run_free);
+
+  if (self->pk_values != NULL)
+    {
+      lanes = self->pk_values->len;
+      run->merged = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+    }
+  else if (self->request->op == DYN_OP_SCAN && segments > 1)
+    lanes = segments;
+  else
+    lanes = 1;
+
+  run->running = lanes;
+  for (guint i = 0; i < lanes; i++)
+    {
+      Lane *lane = g_new0 (Lane, 1);
+
+      lane->task = task;
+      lane->request = dyn_request_copy (self->request);
+      if (self->pk_values != NULL)
+        dyn_request_add_value (lane->request, self->pk_placeholder, self->pk_values->pdata[i]);
+      else if (lanes > 1)
+        {
+          lane->request->segment = i;
+          lane->request->total_segments = lanes;
+          dyn_request_set_exclusive_start_key (lane->request, NULL);
+        }
+      else
+        dyn_request_set_exclusive_start_key (lane->request, self->last_key);
+      lane_next (task, lane);
+    }
+}
+
+gboolean
+dyn_pager_run_finish (DynPager      *self,
+                      GAsyncResult  *result,
+                      GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_pager_run_async, FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "dyn-client.h"
+
+G_BEGIN_DECLS
+
+/**
+ * DynReadStats:
+ *
+ * What a read did: HTTP requests (retries included), pages received, items
+ * returned and scanned, and the capacity the server reported.
+ */
+typedef struct {
+  guint   requests;
+  guint   pages;
+  guint64 items;
+  guint64 scanned;
+  double  read_units;
+  double  write_units;
+} DynReadStats;
+
+/* "Query · 1 request · 1 page · 0.5 RCU · 43 items" (not translated; the UI has its own). */
+char *dyn_read_stats_describe (const DynReadStats *stats,
+                               const char         *operation) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * DynPageFunc:
+ * @items: (element-type DynValue): the page's items, borrowed
+ *
+ * Called for every page as it arrives (in arrival order; with parallel
+ * segments pages of different segments interleave).
+ */
+typedef void (*DynPageFunc) (GPtrArray *items,
+                             gpointer   user_data);
+
+#define DYN_TYPE_PAGER (dyn_pager_get_type ())
+G_DECLARE_FINAL_TYPE (DynPager, dyn_pager, DYN, PAGER, GObject)
+
+/* A Query or Scan that reads page by page with LastEvaluatedKey. */
+DynPager           *dyn_pager_new            (DynClient        *client,
+                                              const DynRequest *request) G_GNUC_WARN_UNUSED_RESULT;
+/**
+ * dyn_pager_new_fan_out:
+ * @pk_placeholder: the value placeholder of the partition key in the key condition (":er")
+ * @pk_values: (element-type DynValue): one partition-key value per shard
+ * @sort_key: (nullable): the sort key attribute to merge by
+ *
+ * A Query over sharded partition keys: one Query per shard, run in parallel,
+ * merged by sort key (descending when the request reads backwards).
+ * Only dyn_pager_run_async() applies.
+ */
+DynPager           *dyn_pager_new_fan_out    (DynClient        *client,
+                                              const DynRequest *request,
+                                              const char       *pk_placeholder,
+                                              GPtrArray        *pk_values,
+                                              const char       *sort_key) G_GNUC_WARN_UNUSED_RESULT;
+
+const DynRequest   *dyn_pager_get_request    (DynPager *self);
+const DynReadStats *dyn_pager_get_stats      (DynPager *self);
+gboolean            dyn_pager_is_done        (DynPager *self);
+/* The key to resume from, or NULL (at the start or when done). */
+DynValue           *dyn_pager_get_last_key   (DynPager *self);
+/* Resume from a key a previous pager reported. */
+void                dyn_pager_set_start_key  (DynPager *self,
+                                              DynValue *key);
+
+/* Reads the next page. Returns the page's items (possibly empty). */
+void                dyn_pager_next_async     (DynPager            *self,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data);
+GPtrArray          *dyn_pager_next_finish    (DynPager      *self,
+                                              GAsyncResult  *result,
+                                              GError       **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * dyn_pager_run_async:
+ * @segments: for a Scan, how many parallel segments (1 for a plain scan)
+ * @max_items: stop after this many items (0: read everything)
+ *
+ * Reads every page, calling @page_func for each. With a fan-out pager the
+ * pages are merged by sort key and @page_func is called once at the end.
+ */
+void                dyn_pager_run_async      (DynPager            *self,
+                                              guint                segments,
+                                              guint64              max_items,
+                                              DynPageFunc          page_func,
+                                              gpointer             page_data,
+                                              GCancellable        *cancellable,
+                                              GAsyncReadyCallback  callback,
+                                              gpointer             user_data);
+gboolean            dyn_pager_run_finish     (DynPager      *self,
+                                              GAsyncResult  *result,
+                                              GError       **error);
+
+G_END_DECLS
