@@ -1,4 +1,689 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dynoscope-cli"
+
 #include "config.h"
-#include <glib.h>
-int main (void) { return 0; }
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dyn-cli-connect.h"
+#include "dyn-client.h"
+#include "dyn-json.h"
+#include "dyn-pager.h"
+
+/* Options ----------------------------------------------------------------- */
+
+typedef struct
+{
+  /* Global. */
+  char        *profile;
+  char        *region;
+  char        *endpoint;
+  gboolean     plain;
+  gboolean     stats;
+  gboolean     insecure;
+
+  /* Request. */
+  char        *index;
+  char        *key_condition;
+  char        *filter;
+  char        *condition;
+  char        *update;
+  char        *projection;
+  char        *names;
+  char        *values;
+  char        *key;
+  char        *item;
+  char        *return_values;
+  char        *pk;
+  char        *sk;
+  GPtrArray   *gsis;
+  gint64       limit;
+  guint        segments;
+  gboolean     desc;
+  gboolean     consistent;
+
+  /* Positional arguments after the command. */
+  GPtrArray   *args;
+
+  DynReadStats totals;
+} Options;
+
+static void
+options_clear (Options *o)
+{
+  g_free (o->profile);
+  g_free (o->region);
+  g_free (o->endpoint);
+  g_free (o->index);
+  g_free (o->key_condition);
+  g_free (o->filter);
+  g_free (o->condition);
+  g_free (o->update);
+  g_free (o->projection);
+  g_free (o->names);
+  g_free (o->values);
+  g_free (o->key);
+  g_free (o->item);
+  g_free (o->return_values);
+  g_free (o->pk);
+  g_free (o->sk);
+  g_clear_pointer (&o->gsis, g_ptr_array_unref);
+  g_clear_pointer (&o->args, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
+static const struct {
+  const char *name;
+  gsize       offset;
+} string_options[] = {
+  { "--profile", G_STRUCT_OFFSET (Options, profile) },
+  { "--region", G_STRUCT_OFFSET (Options, region) },
+  { "--endpoint", G_STRUCT_OFFSET (Options, endpoint) },
+  { "--index", G_STRUCT_OFFSET (Options, index) },
+  { "--key-condition", G_STRUCT_OFFSET (Options, key_condition) },
+  { "--filter", G_STRUCT_OFFSET (Options, filter) },
+  { "--condition", G_STRUCT_OFFSET (Options, condition) },
+  { "--update", G_STRUCT_OFFSET (Options, update) },
+  { "--projection", G_STRUCT_OFFSET (Options, projection) },
+  { "--names", G_STRUCT_OFFSET (Options, names) },
+  { "--values", G_STRUCT_OFFSET (Options, values) },
+  { "--key", G_STRUCT_OFFSET (Options, key) },
+  { "--item", G_STRUCT_OFFSET (Options, item) },
+  { "--return-values", G_STRUCT_OFFSET (Options, return_values) },
+  { "--pk", G_STRUCT_OFFSET (Options, pk) },
+  { "--sk", G_STRUCT_OFFSET (Options, sk) },
+};
+
+static const char usage[] =
+  "Usage: dynoscope-cli [--profile P] [--region R] [--endpoint URL] COMMAND [ARGS…]\n"
+  "\n"
+  "Commands:\n"
+  "  tables                                   list every table\n"
+  "  describe TABLE                           describe a table\n"
+  "  create-table TABLE --pk NAME:S|N|B [--sk NAME:TYPE] [--gsi NAME:PK:TYPE[:SK:TYPE]]…\n"
+  "  delete-table TABLE\n"
+  "  scan TABLE [--index I] [--segments N] [--limit N] [--filter E]\n"
+  "  query TABLE [--index I] --key-condition E [--filter E] [--desc] [--limit N]\n"
+  "  get TABLE --key JSON\n"
+  "  put TABLE --item JSON [--condition E]\n"
+  "  update TABLE --key JSON --update E [--condition E] [--return-values V]\n"
+  "  delete TABLE --key JSON [--condition E]\n"
+  "  batch-write TABLE                        items as JSON lines on standard input\n"
+  "  partiql STATEMENT\n"
+  "\n"
+  "Expressions take --names JSON and --values JSON (values in DynamoDB JSON);\n"
+  "reads take --projection E and --consistent. Items print as one DynamoDB JSON\n"
+  "object per line, or plain JSON with --plain (input is always DynamoDB JSON).\n"
+  "--stats prints"
+  "“requests N pages N rcu X wcu Y” to standard error.\n"
+  "--insecure allows plain http to an endpoint that is not this machine.\n";
+
+static gboolean
+parse_args (Options  *o,
+            int       argc,
+            char    **argv,
+            GError  **error)
+{
+  o->args = g_ptr_array_new ();
+  o->gsis = g_ptr_array_new_with_free_func (g_free);
+  o->segments = 1;
+
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      g_autofree char *name = NULL;
+      const char *value = NULL;
+      const char *eq;
+      gboolean matched = FALSE;
+
+      if (!g_str_has_prefix (arg, "--") || strcmp (arg, "--") == 0)
+        {
+          g_ptr_array_add (o->args, (gpointer) arg);
+          continue;
+        }
+
+      eq = strchr (arg, '=');
+      name = eq ? g_strndup (arg, eq - arg) : g_strdup (arg);
+      if (eq != NULL)
+        value = eq + 1;
+
+#define FLAG(flag, field) \
+      if (strcmp (name, flag) == 0) { o->field = TRUE; continue; }
+      FLAG ("--plain", plain);
+      FLAG ("--stats", stats);
+      FLAG ("--desc", desc);
+      FLAG ("--consistent", consistent);
+      FLAG ("--insecure", insecure);
+#undef FLAG
+      if (strcmp (name, "--help") == 0)
+        {
+          fputs (usage, stdout);
+          exit (0);
+        }
+
+      if (value == NULL)
+        {
+          if (i + 1 >= argc)
+            {
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s needs a value", name);
+              return FALSE;
+            }
+          value = argv[++i];
+        }
+
+      for (guint j = 0; j < G_N_ELEMENTS (string_options); j++)
+        if (strcmp (name, string_options[j].name) == 0)
+          {
+            char **field = G_STRUCT_MEMBER_P (o, string_options[j].offset);
+            g_free (*field);
+            *field = g_strdup (value);
+            matched = TRUE;
+          }
+      if (matched)
+        continue;
+
+      if (strcmp (name, "--gsi") == 0)
+        g_ptr_array_add (o->gsis, g_strdup (value));
+      else if (strcmp (name, "--limit") == 0 || strcmp (name, "--segments") == 0)
+        {
+          guint64 n;
+          if (!g_ascii_string_to_unsigned (value, 10, 1, G_MAXINT32, &n, NULL))
+            {
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "%s takes a whole number from 1, not “%s”", name, value);
+              return FALSE;
+            }
+          if (name[2] == 'l')
+            o->limit = n;
+          else
+            o->segments = n;
+        }
+      else
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION,
+                       "Unknown option %s (see --help)", name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Running async calls to completion ---------------------------------------- */
+
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *slot;
+}
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static DynResponse *
+call (DynClient   *client,
+      const char  *operation,
+      JsonNode    *params,
+      GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  dyn_client_call_async (client, operation, params, NULL, store_result_cb, &result);
+  return dyn_client_call_finish (client, wait_for (&result), error);
+}
+
+/* Output ------------------------------------------------------------------ */
+
+static void
+print_item (Options  *o,
+            DynValue *item)
+{
+  g_autofree char *text = o->plain ? dyn_value_to_plain_json_string (item)
+                                   : dyn_item_to_ddb_json_string (item);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+}
+
+static void
+print_json (JsonNode *node)
+{
+  g_autofree char *text = json_to_string (node, TRUE);
+  puts (text);
+}
+
+static void
+count_response (Options     *o,
+                DynResponse *response)
+{
+  o->totals.requests += response->attempts;
+  o->totals.pages++;
+  o->totals.read_units += response->read_units;
+  o->totals.write_units += response->write_units;
+}
+
+static void
+print_stats (Options *o)
+{
+  char r[G_ASCII_DTOSTR_BUF_SIZE], w[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!o->stats)
+    return;
+  g_ascii_formatd (r, sizeof r, "%.1f", o->totals.read_units);
+  g_ascii_formatd (w, sizeof w, "%.1f", o->totals.write_units);
+  fprintf (stderr, "requests %u pages %u rcu %s wcu %s\n",
+           o->totals.requests, o->totals.pages, r, w);
+}
+
+/* Building requests ------------------------------------------------------- */
+
+static const char *
+table_arg (Options  *o,
+           GError  **error)
+{
+  if (o->args->len < 2)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "%s needs a table name", (char *) o->args->pdata[0]);
+      return NULL;
+    }
+  return o->args->pdata[1];
+}
+
+static DynValue *
+parse_item_arg (Options     *o,
+                const char  *what,
+                const char  *text,
+                GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  DynValue *item;
+
+  if (text == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s is required", what);
+      return NULL;
+    }
+  item = dyn_item_from_ddb_json_string (text, -1, &local_error);
+  if (item == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s: %s", what, local_error->message);
+      return NULL;
+    }
+  if (dyn_value_get_value_type (item) != DYN_VALUE_M)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s must be a JSON object", what);
+      g_clear_pointer (&item, dyn_value_unref);
+    }
+  return item;
+}
+
+static DynRequest *
+build_request (Options       *o,
+               DynOperation   op,
+               GError       **error)
+{
+  const char *table = table_arg (o, error);
+  g_autoptr(DynRequest) request = NULL;
+
+  if (table == NULL)
+    return NULL;
+
+  request = dyn_request_new (op, table);
+  request->index = g_strdup (o->index);
+  request->limit = o->limit;
+  request->scan_forward = !o->desc;
+  request->consistent_read = o->consistent;
+  request->return_values = g_strdup (o->return_values);
+
+  if (op == DYN_OP_GET_ITEM || op == DYN_OP_UPDATE_ITEM || op == DYN_OP_DELETE_ITEM)
+    if ((request->key = parse_item_arg (o, "--key", o->key, error)) == NULL)
+      return NULL;
+  if (op == DYN_OP_PUT_ITEM)
+    if ((request->item = parse_item_arg (o, "--item", o->item, error)) == NULL)
+      return NULL;
+
+  if (!dyn_cli_set_expressions (request, o->key_condition, o->filter, o->condition,
+                                o->update, o->projection, o->names, o->values, error))
+    return NULL;
+
+  return g_steal_pointer (&request);
+}
+
+/* Commands ---------------------------------------------------------------- */
+
+static gboolean
+cmd_tables (Options    *o,
+            DynClient  *client,
+            GError    **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_auto(GStrv) names = NULL;
+
+  dyn_client_list_tables_async (client, NULL, store_result_cb, &result);
+  names = dyn_client_list_tables_finish (client, wait_for (&result), error);
+  if (names == NULL)
+    return FALSE;
+  for (guint i = 0; names[i]; i++)
+    puts (names[i]);
+  return TRUE;
+}
+
+static gboolean
+cmd_table_op (Options     *o,
+              DynClient   *client,
+              const char  *operation,
+              GError     **error)
+{
+  const char *table = table_arg (o, error);
+  g_autoptr(JsonObject) obj = NULL;
+  g_autoptr(JsonNode) params = NULL;
+  g_autoptr(DynResponse) response = NULL;
+
+  if (table == NULL)
+    return FALSE;
+  obj = json_object_new ();
+  json_object_set_string_member (obj, "TableName", table);
+  params = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (params, obj);
+  response = call (client, operation, params, error);
+  if (response == NULL)
+    return FALSE;
+  count_response (o, response);
+  print_json (response->root);
+  return TRUE;
+}
+
+static gboolean
+cmd_create_table (Options    *o,
+                  DynClient  *client,
+                  GError    **error)
+{
+  const char *table = table_arg (o, error);
+  g_autoptr(JsonNode) params = NULL;
+  g_autoptr(DynResponse) response = NULL;
+
+  if (table == NULL)
+    return FALSE;
+  if (o->pk == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "create-table needs --pk NAME:TYPE");
+      return FALSE;
+    }
+  g_ptr_array_add (o->gsis, NULL);
+  params = dyn_create_table_params (table, o->pk, o->sk, (const char * const *) o->gsis->pdata, error);
+  g_ptr_array_remove_index (o->gsis, o->gsis->len - 1);
+  if (params == NULL)
+    return FALSE;
+  response = call (client, "CreateTable", params, error);
+  if (response == NULL)
+    return FALSE;
+  count_response (o, response);
+  print_json (response->root);
+  return TRUE;
+}
+
+static void
+print_page_cb (GPtrArray *items,
+               gpointer   user_data)
+{
+  Options *o = user_data;
+
+  for (guint i = 0; i < items->len; i++)
+    print_item (o, items->pdata[i]);
+}
+
+static gboolean
+cmd_read (Options       *o,
+          DynClient     *client,
+          DynOperation   op,
+          GError       **error)
+{
+  g_autoptr(DynRequest) request = NULL;
+  g_autoptr(DynPager) pager = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  const DynReadStats *stats;
+  gboolean ok;
+
+  if (op == DYN_OP_QUERY && o->key_condition == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "query needs --key-condition");
+      return FALSE;
+    }
+  request = build_request (o, op, error);
+  if (request == NULL)
+    return FALSE;
+
+  pager = dyn_cli_new_pager (client, request, error);
+  if (pager == NULL)
+    return FALSE;
+  /* --limit caps what is printed, and is the page size too. */
+  dyn_pager_run_async (pager, o->segments, o->limit, print_page_cb, o, NULL, store_result_cb, &result);
+  ok = dyn_pager_run_finish (pager, wait_for (&result), error);
+
+  stats = dyn_pager_get_stats (pager);
+  o->totals.requests += stats->requests;
+  o->totals.pages += stats->pages;
+  o->totals.read_units += stats->read_units;
+  return ok;
+}
+
+static gboolean
+cmd_item (Options       *o,
+          DynClient     *client,
+          DynOperation   op,
+          GError       **error)
+{
+  g_autoptr(DynRequest) request = build_request (o, op, error);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(DynResponse) response = NULL;
+
+  if (request == NULL)
+    return FALSE;
+  if (op == DYN_OP_UPDATE_ITEM && request->update == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "update needs --update");
+      return FALSE;
+    }
+
+  dyn_client_execute_async (client, request, NULL, store_result_cb, &result);
+  response = dyn_client_execute_finish (client, wait_for (&result), error);
+  if (response == NULL)
+    return FALSE;
+  count_response (o, response);
+  if (response->item != NULL)
+    print_item (o, response->item);
+  return TRUE;
+}
+
+static gboolean
+cmd_batch_write (Options    *o,
+                 DynClient  *client,
+                 GError    **error)
+{
+  const char *table = table_arg (o, error);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GAsyncResult) result = NULL;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  guint lineno = 0;
+  guint requests = 0;
+
+  if (table == NULL)
+    return FALSE;
+
+  while ((len = getline (&line, &cap, stdin)) >= 0)
+    {
+      g_autofree char *what = NULL;
+      DynValue *item;
+
+      lineno++;
+      while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        line[--len] = '\0';
+      if (len == 0)
+        continue;
+      what = g_strdup_printf ("standard input line %u", lineno);
+      item = parse_item_arg (o, what, line, error);
+      if (item == NULL)
+        {
+          free (line);
+          return FALSE;
+        }
+      g_ptr_array_add (items, item);
+    }
+  free (line);
+
+  dyn_client_batch_write_async (client, table, items, NULL, NULL, store_result_cb, &result);
+  if (!dyn_client_batch_write_finish (client, wait_for (&result), &requests, error))
+    return FALSE;
+  o->totals.requests += requests;
+  o->totals.pages += requests;
+  fprintf (stderr, "wrote %u items in %u requests\n", items->len, requests);
+  return TRUE;
+}
+
+static gboolean
+cmd_partiql (Options    *o,
+             DynClient  *client,
+             GError    **error)
+{
+  g_autoptr(DynValue) values = NULL;
+  g_autofree char *next = NULL;
+
+  if (o->args->len < 2)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "partiql needs a statement");
+      return FALSE;
+    }
+
+  /* Follow NextToken: a SELECT may come back in several pages. */
+  do
+    {
+      g_autoptr(JsonObject) obj = json_object_new ();
+      g_autoptr(JsonNode) params = json_node_new (JSON_NODE_OBJECT);
+      g_autoptr(DynResponse) response = NULL;
+      JsonObject *root;
+
+      json_object_set_string_member (obj, "Statement", o->args->pdata[1]);
+      if (next != NULL)
+        json_object_set_string_member (obj, "NextToken", next);
+      json_object_set_string_member (obj, "ReturnConsumedCapacity", "TOTAL");
+      json_node_set_object (params, obj);
+      response = call (client, "ExecuteStatement", params, error);
+      if (response == NULL)
+        return FALSE;
+      count_response (o, response);
+      for (guint i = 0; response->items && i < response->items->len; i++)
+        print_item (o, response->items->pdata[i]);
+      root = json_node_get_object (response->root);
+      g_free (next);
+      next = g_strdup (json_object_get_string_member_with_default (root, "NextToken", NULL));
+    }
+  while (next != NULL);
+  return TRUE;
+}
+
+static void
+print_error (const GError *error)
+{
+  const DynErrorDetails *details = dyn_error_get_details (error);
+
+  if (details != NULL && details->aws_code != NULL)
+    {
+      fprintf (stderr, "error: %s: %s\n", details->aws_code,
+               details->message ? details->message : error->message);
+      if (details->request_id != NULL)
+        fprintf (stderr, "request id: %s\n", details->request_id);
+    }
+  else
+    fprintf (stderr, "error: %s\n", error->message);
+
+  /* Per-action reasons of a cancelled transaction, when there are any. */
+  {
+    g_autoptr(JsonArray) reasons = dyn_error_get_cancellation_reasons (error);
+    for (guint i = 0; reasons && i < json_array_get_length (reasons); i++)
+      {
+        JsonObject *r = json_array_get_object_element (reasons, i);
+        fprintf (stderr, "  action %u: %s\n", i,
+                 r ? json_object_get_string_member_with_default (r, "Code", "?") : "?");
+      }
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_auto(Options) o = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynClient) client = NULL;
+  const char *command;
+  gboolean ok = FALSE;
+  static char outbuf[1 << 16];
+
+  setlocale (LC_ALL, "");
+  setvbuf (stdout, outbuf, _IOFBF, sizeof outbuf);
+
+  if (!parse_args (&o, argc, argv, &error))
+    {
+      fprintf (stderr, "error: %s\n", error->message);
+      return 2;
+    }
+  if (o.args->len == 0)
+    {
+      fputs (usage, stderr);
+      return 2;
+    }
+  command = o.args->pdata[0];
+
+  if (dyn_cli_run_offline (command, o.args, &ok, &error))
+    goto out;
+
+  client = dyn_cli_connect (o.profile, o.region, o.endpoint, o.insecure, &error);
+  if (client == NULL)
+    goto out;
+
+  if (strcmp (command, "tables") == 0)
+    ok = cmd_tables (&o, client, &error);
+  else if (strcmp (command, "describe") == 0)
+    ok = cmd_table_op (&o, client, "DescribeTable", &error);
+  else if (strcmp (command, "delete-table") == 0)
+    ok = cmd_table_op (&o, client, "DeleteTable", &error);
+  else if (strcmp (command, "create-table") == 0)
+    ok = cmd_create_table (&o, client, &error);
+  else if (strcmp (command, "scan") == 0)
+    ok = cmd_read (&o, client, DYN_OP_SCAN, &error);
+  else if (strcmp (command, "query") == 0)
+    ok = cmd_read (&o, client, DYN_OP_QUERY, &error);
+  else if (strcmp (command, "get") == 0)
+    ok = cmd_item (&o, client, DYN_OP_GET_ITEM, &error);
+  else if (strcmp (command, "put") == 0)
+    ok = cmd_item (&o, client, DYN_OP_PUT_ITEM, &error);
+  else if (strcmp (command, "update") == 0)
+    ok = cmd_item (&o, client, DYN_OP_UPDATE_ITEM, &error);
+  else if (strcmp (command, "delete") == 0)
+    ok = cmd_item (&o, client, DYN_OP_DELETE_ITEM, &error);
+  else if (strcmp (command, "batch-write") == 0)
+    ok = cmd_batch_write (&o, client, &error);
+  else if (strcmp (command, "partiql") == 0)
+    ok = cmd_partiql (&o, client, &error);
+  else
+    g_set_error (&error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION,
+                 "Unknown command “%s” (see --help)", command);
+
+out:
+  fflush (stdout);
+  print_stats (&o);
+  if (!ok && error != NULL)
+    print_error (error);
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what is needed, builds Dynoscope twice (normal, and with AddressSanitizer and
+# UBSan), runs every test in both builds and ends with "N passed, N failed".
+# The tests start their own DynamoDB Local, dynalite and keyring, on loopback only.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+
+bash build-aux/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+passed=0; failed=0
+run_build() {
+  local dir=$1; shift
+  if [ ! -f "$dir/build.ninja" ]; then
+    meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; failed=$((failed+1)); return; }
+  fi
+  if ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
+    tail -50 "$dir.build.log"; failed=$((failed+1)); return
+  fi
+  meson test -C "$dir" --print-errorlogs --num-processes 2 ${DYN_TEST_ARGS:-} 2>&1 | tee "$dir.test.log" | grep -vE '^ *[0-9]+/[0-9]+ .* OK ' || true
+  local ok fail to
+  ok=$(grep -E '^Ok:' "$dir.test.log" | awk '{print $2}' | tail -1)
+  fail=$(grep -E '^(Fail|Unexpected Pass|Timeout):' "$dir.test.log" | awk '{s+=$NF} END {print s+0}')
+  if [ -z "$ok" ]; then failed=$((failed+1)); return; fi
+  passed=$((passed+ok)); failed=$((failed+fail))
+}
+
+run_build _build-tests
+if [ -z "${DYN_NO_SANITIZE:-}" ]; then
+  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_build _build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
