@@ -19,7 +19,7 @@ if [ -z "${DYN_DEMO_INSIDE:-}" ]; then
 fi
 
 port=${DYN_DEMO_PORT:-8000}
-export AWS_ACCESS_KEY_ID=demo AWS_SECRET_ACCESS_KEY=demo AWS_REGION=us-east-1
+export AWS_ACCESS_KEY_ID=demo AWS_SECRET_ACCESS_KEY=demo AWS_REGION=us-east-1 AWS_DEFAULT_REGION=us-east-1
 pid=$(bash build-aux/ddb-local.sh "$port")
 trap 'kill $pid 2>/dev/null || true' EXIT
 cli() { _build/app/dynoscope-cli --endpoint "http://127.0.0.1:$port" "$@"; }
