@@ -230,6 +230,7 @@ typedef struct
   char        *operation;
   GBytes      *body;
   guint        attempt;
+  gboolean     refreshed;
   GError      *last_error;
   GSource     *delay;
   GSource     *cancel_source;
@@ -314,6 +315,17 @@ fail_or_retry (GTask  *task,
   Call *call = g_task_get_task_data (task);
   GCancellable *cancellable = g_task_get_cancellable (task);
   guint delay;
+
+  /* Expired temporary credentials: fetch fresh ones once and try again at once. */
+  if (g_error_matches (error, DYN_ERROR, DYN_ERROR_EXPIRED_CREDENTIALS) && !call->refreshed &&
+      dyn_credentials_provider_get_source (self->credentials) == DYN_CREDENTIALS_SOURCE_PROCESS)
+    {
+      call->refreshed = TRUE;
+      dyn_credentials_provider_invalidate (self->credentials);
+      g_error_free (error);
+      attempt (task);
+      return;
+    }
 
   if (!dyn_error_is_retryable (error) || call->attempt >= self->max_attempts ||
       g_cancellable_is_cancelled (cancellable))
@@ -1047,7 +1059,9 @@ batch_get_cb (GObject      *object,
           }
     }
 
-  batch_continue (task, b->pending->len < before || b->pending->len == 0);
+  /* Progress means no key came back unprocessed; a round that only moved on
+   * to the next chunk is not a round without progress. */
+  batch_continue (task, b->pending->len == before);
 }
 
 static void
