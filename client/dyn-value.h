@@ -68,6 +68,7 @@ void          dyn_value_list_take         (DynValue *list, DynValue *value);  /*
 
 /* Accessors. */
 const char   *dyn_value_get_string        (const DynValue *self);   /* S */
+gsize         dyn_value_get_string_length (const DynValue *self);   /* S: bytes (a string may hold U+0000) */
 const char   *dyn_value_get_number        (const DynValue *self);   /* N: the exact text */
 GBytes       *dyn_value_get_binary        (const DynValue *self);   /* B: borrowed */
 gboolean      dyn_value_get_bool          (const DynValue *self);

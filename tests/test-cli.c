@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* dynoscope-cli as a scripting user runs it, against a real DynamoDB Local. */
+#include "config.h"
+
+#include <string.h>
+
+#include "dyn-test-util.h"
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static char *
+cli_path (void)
+{
+  const char *build = g_getenv ("DYN_BUILD_ROOT");
+
+  g_assert_nonnull (build);
+  return g_build_filename (build, "app", "dynoscope-cli", NULL);
+}
+
+/* Runs dynoscope-cli with @argv (NULL-terminated, without the program), feeding @input. */
+static void
+cli_run (Run                *run,
+         const char         *input,
+         const char * const *argv)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = g_dir_make_tmp ("dyn-cli-XXXXXX", NULL);
+
+  g_ptr_array_add (args, cli_path ());
+  for (guint i = 0; argv[i]; i++)
+    g_ptr_array_add (args, g_strdup (argv[i]));
+  g_ptr_array_add (args, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  /* A clean configuration: only what each case sets. */
+  g_subprocess_launcher_setenv (launcher, "HOME", home, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
+  g_subprocess_launcher_unsetenv (launcher, "AWS_CONFIG_FILE");
+  g_subprocess_launcher_unsetenv (launcher, "AWS_SHARED_CREDENTIALS_FILE");
+  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_REGION", DYN_TEST_REGION, TRUE);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, input, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
+  g_test_message ("exit %d\nstdout: %s\nstderr: %s", run->status, run->out, run->err);
+}
+
+static const char *
+endpoint (void)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  return server ? dyn_test_server_get_endpoint (server) : NULL;
+}
+
+#define CLI(run, input, ...) \
+  cli_run ((run), (input), (const char * const[]) { "--endpoint", endpoint (), __VA_ARGS__, NULL })
+
+static guint
+count_lines (const char *text)
+{
+  guint n = 0;
+  for (const char *p = text; *p; p++)
+    n += (*p == '\n');
+  return n;
+}
+
+static char *
+make_table (const char *prefix,
+            const char *pk,
+            const char *sk,
+            const char *gsi)
+{
+  g_auto(Run) run = { 0 };
+  char *table = dyn_test_table_name (prefix);
+
+  if (gsi != NULL)
+    CLI (&run, NULL, "create-table", table, "--pk", pk, "--sk", sk, "--gsi", gsi);
+  else if (sk != NULL)
+    CLI (&run, NULL, "create-table", table, "--pk", pk, "--sk", sk);
+  else
+    CLI (&run, NULL, "create-table", table, "--pk", pk);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, table));
+  return table;
+}
+
+static gboolean
+have_server (void)
+{
+  if (endpoint () == NULL)
+    {
+      g_test_skip ("DynamoDB Local is not available");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+test_tables_describe_delete (void)
+{
+  g_auto(Run) run = { 0 }, run2 = { 0 }, run3 = { 0 }, run4 = { 0 };
+  g_autofree char *table = NULL;
+
+  if (!have_server ())
+    return;
+  table = make_table ("cli-tables", "id:S", NULL, NULL);
+
+  CLI (&run, NULL, "tables");
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, table));
+
+  CLI (&run2, NULL, "describe", table);
+  g_assert_cmpint (run2.status, ==, 0);
+  g_assert_nonnull (strstr (run2.out, "\"KeySchema\""));
+
+  CLI (&run3, NULL, "delete-table", table);
+  g_assert_cmpint (run3.status, ==, 0);
+
+  CLI (&run4, NULL, "describe", table);
+  g_assert_cmpint (run4.status, !=, 0);
+  g_assert_nonnull (strstr (run4.err, "ResourceNotFoundException"));
+}
+
+static void
+test_crud (void)
+{
+  g_auto(Run) put = { 0 }, get = { 0 }, plain = { 0 }, upd = { 0 }, del = { 0 }, gone = { 0 };
+  g_autofree char *table = NULL;
+  const char *key = "{\"id\":{\"S\":\"a\"}}";
+
+  if (!have_server ())
+    return;
+  table = make_table ("cli-crud", "id:S", NULL, NULL);
+
+  CLI (&put, NULL, "put", table, "--item",
+       "{\"id\":{\"S\":\"a\"},\"n\":{\"N\":\"12345678901234567890.123456789012345678\"},"
+       "\"tags\":{\"SS\":[\"x\",\"y\"]},\"b\":{\"B\":\"AAEC\"}}");
+  g_assert_cmpint (put.status, ==, 0);
+
+  CLI (&get, NULL, "get", table, "--key", key);
+  g_assert_cmpint (get.status, ==, 0);
+  g_assert_cmpuint (count_lines (get.out), ==, 1);
+  g_assert_nonnull (strstr (get.out, "\"N\":\"12345678901234567890.123456789012345678\""));
+  g_assert_nonnull (strstr (get.out, "\"B\":\"AAEC\""));
+
+  CLI (&plain, NULL, "--plain", "get", table, "--key", key);
+  g_assert_cmpint (plain.status, ==, 0);
+  g_assert_nonnull (strstr (plain.out, "12345678901234567890.123456789012345678"));
+  g_assert_nonnull (strstr (plain.out, "\"$set\""));
+
+  CLI (&upd, NULL, "update", table, "--key", key, "--update", "SET #s = :s ADD #c :one",
+       "--names", "{\"#s\":\"Status\",\"#c\":\"count\"}",
+       "--values", "{\":s\":{\"S\":\"done\"},\":one\":{\"N\":\"1\"}}",
+       "--return-values", "ALL_NEW");
+  g_assert_cmpint (upd.status, ==, 0);
+  g_assert_nonnull (strstr (upd.out, "\"Status\":{\"S\":\"done\"}"));
+
+  CLI (&del, NULL, "delete", table, "--key", key, "--condition", "attribute_exists(id)");
+  g_assert_cmpint (del.status, ==, 0);
+
+  CLI (&gone, NULL, "get", table, "--key", key);
+  g_assert_cmpint (gone.status, ==, 0);
+  g_assert_cmpstr (gone.out, ==, "");
+}
+
+static void
+test_condition_refused (void)
+{
+  g_auto(Run) first = { 0 }, second = { 0 }, check = { 0 };
+  g_autofree char *table = NULL;
+  const char *item = "{\"PK\":{\"S\":\"STU#a91\"},\"SK\":{\"S\":\"ENROLL#CRS#math204\"},\"grade\":{\"S\":\"A\"}}";
+  const char *again = "{\"PK\":{\"S\":\"STU#a91\"},\"SK\":{\"S\":\"ENROLL#CRS#math204\"},\"grade\":{\"S\":\"F\"}}";
+
+  if (!have_server ())
+    return;
+  table = make_table ("cli-cond", "PK:S", "SK:S", NULL);
+
+  CLI (&first, NULL, "put", table, "--item", item, "--condition", "attribute_not_exists(PK)");
+  g_assert_cmpint (first.status, ==, 0);
+  CLI (&second, NULL, "put", table, "--item", again, "--condition", "attribute_not_exists(PK)");
+  g_assert_cmpint (second.status, !=, 0);
+  g_assert_nonnull (strstr (second.err, "ConditionalCheckFailedException"));
+
+  CLI (&check, NULL, "get", table, "--key", "{\"PK\":{\"S\":\"STU#a91\"},\"SK\":{\"S\":\"ENROLL#CRS#math204\"}}");
+  g_assert_nonnull (strstr (check.out, "\"grade\":{\"S\":\"A\"}"));
+}
+
+static GString *
+numbered_items (guint       n,
+                const char *pk)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "{\"PK\":{\"S\":\"%s\"},\"SK\":{\"S\":\"PROJ#%04u\"},"
+                            "\"GSI1PK\":{\"S\":\"G#%u\"},\"GSI1SK\":{\"S\":\"%04u\"},\"n\":{\"N\":\"%u\"}}\n",
+                            pk, i, i % 3, i, i);
+  return s;
+}
+
+static void
+test_batch_query_scan (void)
+{
+  g_auto(Run) load = { 0 }, q = { 0 }, qd = { 0 }, s1 = { 0 }, s4 = { 0 }, gsi = { 0 }, lim = { 0 }, filt = { 0 };
+  g_autofree char *table = NULL;
+  g_autoptr(GString) items = numbered_items (260, "WS#acme");
+  g_auto(GStrv) lines = NULL;
+
+  if (!have_server ())
+    return;
+  table = make_table ("cli-read", "PK:S", "SK:S", "GSI1:GSI1PK:S:GSI1SK:S");
+
+  CLI (&load, items->str, "--stats", "batch-write", table);
+  g_assert_cmpint (load.status, ==, 0);
+  /* 260 items in chunks of 25. */
+  g_assert_nonnull (strstr (load.err, "wrote 260 items in 11 requests"));
+
+  CLI (&q, NULL, "--stats", "query", table, "--key-condition", "#pk = :pk AND begins_with(#sk, :p)",
+       "--names", "{\"#pk\":\"PK\",\"#sk\":\"SK\"}",
+       "--values", "{\":pk\":{\"S\":\"WS#acme\"},\":p\":{\"S\":\"PROJ#\"}}");
+  g_assert_cmpint (q.status, ==, 0);
+  g_assert_cmpuint (count_lines (q.out), ==, 260);
+  g_assert_true (g_str_has_prefix (q.err, "requests 1 pages 1 rcu "));
+
+  CLI (&qd, NULL, "query", table, "--desc", "--limit", "3", "--key-condition", "PK = :pk",
+       "--values", "{\":pk\":{\"S\":\"WS#acme\"}}");
+  g_assert_cmpint (qd.status, ==, 0);
+  lines = g_strsplit (qd.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_nonnull (strstr (lines[0], "PROJ#0259"));
+  g_assert_nonnull (strstr (lines[2], "PROJ#0257"));
+
+  CLI (&s1, NULL, "scan", table);
+  g_assert_cmpuint (count_lines (s1.out), ==, 260);
+  CLI (&s4, NULL, "--stats", "scan", table, "--segments", "4");
+  g_assert_cmpint (s4.status, ==, 0);
+  g_assert_cmpuint (count_lines (s4.out), ==, 260);
+  g_assert_true (g_str_has_prefix (s4.err, "requests 4 pages 4 "));
+
+  CLI (&gsi, NULL, "query", table, "--index", "GSI1", "--key-condition", "GSI1PK = :g",
+       "--values", "{\":g\":{\"S\":\"G#1\"}}");
+  g_assert_cmpint (gsi.status, ==, 0);
+  g_assert_cmpuint (count_lines (gsi.out), ==, 87);
+
+  CLI (&lim, NULL, "--stats", "scan", table, "--limit", "50");
+  g_assert_cmpuint (count_lines (lim.out), ==, 50);
+
+  CLI (&filt, NULL, "scan", table, "--filter", "n < :v", "--values", "{\":v\":{\"N\":\"10\"}}");
+  g_assert_cmpuint (count_lines (filt.out), ==, 10);
+}
+
+static void
+test_partiql (void)
+{
+  g_auto(Run) ins = { 0 }, sel = { 0 };
+  g_autofree char *table = NULL;
+  g_autofree char *insert = NULL;
+  g_autofree char *select = NULL;
+
+  if (!have_server ())
+    return;
+  table = make_table ("cli-partiql", "id:S", NULL, NULL);
+  insert = g_strdup_printf ("INSERT INTO \"%s\" VALUE {'id': 'p1', 'v': 7}", table);
+  select = g_strdup_printf ("SELECT * FROM \"%s\" WHERE id = 'p1'", table);
+
+  CLI (&ins, NULL, "partiql", insert);
+  g_assert_cmpint (ins.status, ==, 0);
+  CLI (&sel, NULL, "--plain", "partiql", select);
+  g_assert_cmpint (sel.status, ==, 0);
+  g_assert_nonnull (strstr (sel.out, "\"v\":7"));
+}
+
+static void
+test_bad_input (void)
+{
+  g_auto(Run) json = { 0 }, number = { 0 }, usage = { 0 }, cmd = { 0 }, val = { 0 }, down = { 0 }, batch = { 0 };
+  g_autofree char *table = NULL;
+
+  if (!have_server ())
+    return;
+  table = make_table ("cli-bad", "id:S", NULL, NULL);
+
+  CLI (&json, NULL, "put", table, "--item", "{\"id\":{\"S\":\"a\"");
+  g_assert_cmpint (json.status, !=, 0);
+  g_assert_nonnull (strstr (json.err, "--item"));
+
+  CLI (&number, NULL, "put", table, "--item", "{\"id\":{\"S\":\"a\"},\"n\":{\"N\":\"1e500\"}}");
+  g_assert_cmpint (number.status, !=, 0);
+  g_assert_nonnull (strstr (number.err, "1e500"));
+
+  CLI (&usage, NULL, "scan", table, "--segments", "zero");
+  g_assert_cmpint (usage.status, !=, 0);
+
+  CLI (&cmd, NULL, "frobnicate");
+  g_assert_cmpint (cmd.status, !=, 0);
+  g_assert_nonnull (strstr (cmd.err, "Unknown command"));
+
+  /* The server's ValidationException, with its code. */
+  CLI (&val, NULL, "get", table, "--key", "{\"nope\":{\"S\":\"a\"}}");
+  g_assert_cmpint (val.status, !=, 0);
+  g_assert_nonnull (strstr (val.err, "ValidationException"));
+
+  /* A bad line in a batch writes nothing at all. */
+  CLI (&batch, "{\"id\":{\"S\":\"ok\"}}\n{\"id\":{\"Q\":\"bad\"}}\n", "batch-write", table);
+  g_assert_cmpint (batch.status, !=, 0);
+  g_assert_nonnull (strstr (batch.err, "line 2"));
+  {
+    g_auto(Run) scan = { 0 };
+    CLI (&scan, NULL, "scan", table);
+    g_assert_cmpstr (scan.out, ==, "");
+  }
+
+  /* A server that is down: a port nobody listens on. */
+  cli_run (&down, NULL, (const char * const[]) { "--endpoint", "http://127.0.0.1:9", "tables", NULL });
+  g_assert_cmpint (down.status, !=, 0);
+  g_assert_nonnull (strstr (down.err, "127.0.0.1:9"));
+}
+
+static void
+test_malformed_config (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("dyn-cli-cfg-XXXXXX", NULL);
+  g_autofree char *cfg = g_build_filename (dir, "config", NULL);
+  g_autofree char *path = cli_path ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+
+  g_assert_true (g_file_set_contents (cfg, "[profile dev]\nregion = eu-west-1\nthis line is wrong\n", -1, NULL));
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "HOME", dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_CONFIG_FILE", cfg, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_ACCESS_KEY_ID");
+  g_subprocess_launcher_unsetenv (launcher, "AWS_SECRET_ACCESS_KEY");
+  proc = g_subprocess_launcher_spawn (launcher, &error, path, "--profile", "dev", "tables", NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), !=, 0);
+  g_assert_nonnull (strstr (err, "line 3"));
+}
+
+static void
+test_seed_reads (void)
+{
+  g_auto(Run) load = { 0 }, meta = { 0 }, newest = { 0 }, roster = { 0 }, again = { 0 };
+  g_autofree char *ws = NULL, *school = NULL, *ws_data = NULL, *school_data = NULL;
+  g_autofree char *ws_path = g_build_filename (g_getenv ("DYN_SOURCE_ROOT"), "data", "demo", "Workspaces.jsonl", NULL);
+  g_autofree char *school_path = g_build_filename (g_getenv ("DYN_SOURCE_ROOT"), "data", "demo", "School.jsonl", NULL);
+  g_auto(GStrv) lines = NULL;
+
+  if (!have_server ())
+    return;
+  g_assert_true (g_file_get_contents (ws_path, &ws_data, NULL, NULL));
+  g_assert_true (g_file_get_contents (school_path, &school_data, NULL, NULL));
+  ws = make_table ("cli-ws", "EntityRef:S", "Detail:S", "GSI1:GSI1PK:S:GSI1SK:S");
+  school = make_table ("cli-school", "PK:S", "SK:S", "GSI1:GSI1PK:S:GSI1SK:S");
+  CLI (&load, ws_data, "batch-write", ws);
+  g_assert_cmpint (load.status, ==, 0);
+  {
+    g_auto(Run) load2 = { 0 };
+    CLI (&load2, school_data, "batch-write", school);
+    g_assert_cmpint (load2.status, ==, 0);
+  }
+
+  CLI (&meta, NULL, "get", ws, "--key", "{\"EntityRef\":{\"S\":\"WS#acme\"},\"Detail\":{\"S\":\"META\"}}");
+  g_assert_nonnull (strstr (meta.out, "Acme Corp"));
+
+  /* The workspace's projects newest first, in exactly one request. */
+  CLI (&newest, NULL, "--stats", "query", ws, "--desc",
+       "--key-condition", "#er = :er AND begins_with(#d, :p)",
+       "--names", "{\"#er\":\"EntityRef\",\"#d\":\"Detail\"}",
+       "--values", "{\":er\":{\"S\":\"WS#acme\"},\":p\":{\"S\":\"PROJ#\"}}");
+  g_assert_cmpint (newest.status, ==, 0);
+  g_assert_true (g_str_has_prefix (newest.err, "requests 1 pages 1 "));
+  lines = g_strsplit (newest.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 44);   /* 43 projects and the final empty string */
+  g_assert_nonnull (strstr (lines[0], "PROJ#2026-9999"));
+  g_assert_nonnull (strstr (lines[1], "PROJ#2026-0042"));
+  g_assert_nonnull (strstr (lines[42], "PROJ#2026-0001"));
+
+  CLI (&roster, NULL, "query", school, "--index", "GSI1", "--key-condition", "GSI1PK = :c",
+       "--values", "{\":c\":{\"S\":\"CRS#math204\"}}");
+  g_assert_cmpint (roster.status, ==, 0);
+  g_assert_nonnull (strstr (roster.out, "STU#a91"));
+
+  CLI (&again, NULL, "put", school, "--condition", "attribute_not_exists(PK)", "--item",
+       "{\"PK\":{\"S\":\"STU#a91\"},\"SK\":{\"S\":\"ENROLL#CRS#math204\"}}");
+  g_assert_cmpint (again.status, !=, 0);
+  g_assert_nonnull (strstr (again.err, "ConditionalCheckFailedException"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  dyn_test_init (&argc, &argv);
+
+  g_test_add_func ("/dyn/cli/tables-describe-delete", test_tables_describe_delete);
+  g_test_add_func ("/dyn/cli/crud", test_crud);
+  g_test_add_func ("/dyn/cli/condition-refused", test_condition_refused);
+  g_test_add_func ("/dyn/cli/batch-query-scan", test_batch_query_scan);
+  g_test_add_func ("/dyn/cli/partiql", test_partiql);
+  g_test_add_func ("/dyn/cli/bad-input", test_bad_input);
+  g_test_add_func ("/dyn/cli/malformed-config", test_malformed_config);
+  g_test_add_func ("/dyn/cli/seed-reads", test_seed_reads);
+
+  return g_test_run ();
+}
