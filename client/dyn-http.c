@@ -44,6 +44,7 @@ typedef struct
   char               *url;
   char                errbuf[CURL_ERROR_SIZE];
   gboolean            too_big;
+  gboolean            headers_done;
   gint64              started;
 } Transfer;
 
@@ -195,6 +196,16 @@ check_finished (DynHttp *self)
         {
           g_debug ("transfer to %s failed: %s", t->url, curl_easy_strerror (msg->data.result));
           g_task_return_error (t->task, error_from_curl (t, msg->data.result));
+          transfer_free (t);
+          continue;
+        }
+
+      /* curl reports success when the server closes inside the header block. */
+      if (!t->headers_done)
+        {
+          g_task_return_new_error (t->task, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+                                   "Request to %s failed: the connection closed before "
+                                   "the response headers were complete", t->url);
           transfer_free (t);
           continue;
         }
@@ -439,7 +450,12 @@ header_cb (char   *data,
 
   /* A new status line (after a 100 Continue, or a redirect) starts afresh. */
   if (len > 5 && strncmp (data, "HTTP/", 5) == 0)
-    g_hash_table_remove_all (t->response_headers);
+    {
+      g_hash_table_remove_all (t->response_headers);
+      t->headers_done = FALSE;
+    }
+  else if ((len == 2 && data[0] == '\r' && data[1] == '\n') || (len == 1 && data[0] == '\n'))
+    t->headers_done = TRUE;
   else if (colon != NULL)
     {
       g_autofree char *name = g_ascii_strdown (data, colon - data);

@@ -1,3 +1,167 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
-#include <glib.h>
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/*
+ * A deliberately misbehaving HTTP/1.1 server for tests of the transport and
+ * protocol layers. It is not a DynamoDB mock: it answers every request with the
+ * next response of a script, which may be well formed or broken on purpose,
+ * and records every request it reads so that tests can check what the client
+ * sent (and how often).
+ *
+ * It listens on 127.0.0.1 on a port of its own and runs in threads of its own
+ * (one accepting, one per connection) with blocking GIO sockets, so a client
+ * on the test thread's main context never deadlocks with it. Connections are
+ * kept alive between requests unless a response closes them.
+ */
+
+typedef struct _DynFaultServer DynFaultServer;
+
+/**
+ * DynFaultFlags:
+ * @DYN_FAULT_NO_CRC: send no x-amz-crc32 header
+ * @DYN_FAULT_BAD_CRC: send an x-amz-crc32 that does not match the body
+ * @DYN_FAULT_TRUNCATE: declare the full Content-Length, send half the body, close
+ * @DYN_FAULT_DROP: close the connection without answering at all
+ * @DYN_FAULT_CHUNKED: send the body with Transfer-Encoding: chunked
+ * @DYN_FAULT_CLOSE: add "Connection: close" and close after the answer
+ * @DYN_FAULT_RAW: send the body bytes as they are (no status line, no
+ *   headers), then close
+ * @DYN_FAULT_NO_REQUEST_ID: send no x-amzn-RequestId header
+ */
+typedef enum {
+  DYN_FAULT_NONE          = 0,
+  DYN_FAULT_NO_CRC        = 1 << 0,
+  DYN_FAULT_BAD_CRC       = 1 << 1,
+  DYN_FAULT_TRUNCATE      = 1 << 2,
+  DYN_FAULT_DROP          = 1 << 3,
+  DYN_FAULT_CHUNKED       = 1 << 4,
+  DYN_FAULT_CLOSE         = 1 << 5,
+  DYN_FAULT_RAW           = 1 << 6,
+  DYN_FAULT_NO_REQUEST_ID = 1 << 7,
+} DynFaultFlags;
+
+/**
+ * DynFaultResponse:
+ * @status: the HTTP status (0 means 200)
+ * @content_type: (nullable): the Content-Type; %NULL means
+ *   application/x-amz-json-1.0
+ * @headers: (nullable): extra %NULL-terminated "Name: value" lines
+ * @body: (nullable): the body
+ * @body_len: its length, or -1 when @body is NUL-terminated
+ * @delay_ms: how long to wait before answering (the wait ends early when the
+ *   server is freed)
+ * @flags: what to break
+ *
+ * One scripted answer. Unless told otherwise the answer carries
+ * Content-Length, x-amzn-RequestId ("FAULT-<n>", n counting requests from 1 since the
+ * server started or was last reset)
+ * and a correct x-amz-crc32 of the body as sent.
+ */
+typedef struct {
+  guint                status;
+  const char          *content_type;
+  const char * const  *headers;
+  const char          *body;
+  gssize               body_len;
+  guint                delay_ms;
+  DynFaultFlags        flags;
+} DynFaultResponse;
+
+/**
+ * DynFaultRequest:
+ * @method: "POST" …
+ * @path: the request target, e.g. "/"
+ * @headers: lower-cased name → value (the last one wins)
+ * @body: the body as received (Content-Length bytes)
+ * @connection: the serial number (from 1) of the TCP connection it came on
+ *
+ * A request the server read. Records are immutable and live as long as the
+ * server.
+ */
+typedef struct {
+  char       *method;
+  char       *path;
+  GHashTable *headers;
+  GBytes     *body;
+  guint       connection;
+} DynFaultRequest;
+
+/* Starts listening on 127.0.0.1 (a free port). Aborts the test if it cannot. */
+DynFaultServer        *dyn_fault_server_new                 (void);
+/* Closes every connection, stops the threads and frees everything. */
+void                   dyn_fault_server_free                (DynFaultServer         *self);
+guint16                dyn_fault_server_get_port            (DynFaultServer         *self);
+/* "http://127.0.0.1:PORT" */
+const char            *dyn_fault_server_get_url             (DynFaultServer         *self);
+
+/* Appends a copy of @response to the script. */
+void                   dyn_fault_server_push                (DynFaultServer         *self,
+                                                             const DynFaultResponse *response);
+/* A JSON answer (application/x-amz-json-1.0) with a correct CRC. */
+void                   dyn_fault_server_push_json           (DynFaultServer         *self,
+                                                             guint                   status,
+                                                             const char             *body);
+/* Like dyn_fault_server_push_json() with @flags. */
+void                   dyn_fault_server_push_flags          (DynFaultServer         *self,
+                                                             DynFaultFlags           flags,
+                                                             guint                   status,
+                                                             const char             *body);
+/* Like dyn_fault_server_push_json(), after @delay_ms. */
+void                   dyn_fault_server_push_delayed        (DynFaultServer         *self,
+                                                             guint                   delay_ms,
+                                                             guint                   status,
+                                                             const char             *body);
+/* A DynamoDB error body {"__type": @type, "message": @message}. */
+void                   dyn_fault_server_push_error          (DynFaultServer         *self,
+                                                             guint                   status,
+                                                             const char             *type,
+                                                             const char             *message);
+/* A text/html page, no CRC: what a proxy or load balancer sends. */
+void                   dyn_fault_server_push_html           (DynFaultServer         *self,
+                                                             guint                   status,
+                                                             const char             *html);
+/* Raw bytes instead of an HTTP answer, then close. */
+void                   dyn_fault_server_push_garbage        (DynFaultServer         *self,
+                                                             const char             *bytes,
+                                                             gssize                  len);
+/* Close the connection without answering. */
+void                   dyn_fault_server_push_drop           (DynFaultServer         *self);
+
+/* Scripted answers not yet used. When the script is empty the server answers
+ * 400 {"__type":"com.dynoscope.fault#ScriptExhausted", …}, which is not
+ * retryable, so a test that sends more requests than it scripted fails loudly. */
+guint                  dyn_fault_server_get_pending         (DynFaultServer         *self);
+
+/* Requests read so far (complete ones: headers and body). */
+guint                  dyn_fault_server_get_request_count   (DynFaultServer         *self);
+const DynFaultRequest *dyn_fault_server_get_request         (DynFaultServer         *self,
+                                                             guint                   index);
+/* The header @name (any case) of request @index, or %NULL. */
+const char            *dyn_fault_server_get_request_header  (DynFaultServer         *self,
+                                                             guint                   index,
+                                                             const char             *name);
+/* The body of request @index as a NUL-terminated string (owned by the record). */
+const char            *dyn_fault_server_get_request_body    (DynFaultServer         *self,
+                                                             guint                   index);
+/* TCP connections accepted so far. */
+guint                  dyn_fault_server_get_connection_count (DynFaultServer        *self);
+/* Forgets the recorded requests and the script, and starts request ids at
+ * FAULT-1 again; the connection count stays. */
+void                   dyn_fault_server_reset               (DynFaultServer         *self);
+
+/* Blocks until @count requests were read or @timeout_ms passed; returns
+ * whether they were. Meant for clients in another thread or process: a client
+ * on the calling thread's main context cannot send while this blocks. */
+gboolean               dyn_fault_server_wait_for_requests   (DynFaultServer         *self,
+                                                             guint                   count,
+                                                             guint                   timeout_ms);
+
+/* The IEEE CRC-32 of @data as DynamoDB's x-amz-crc32 carries it. */
+guint32                dyn_fault_crc32                      (gconstpointer           data,
+                                                             gsize                   len);
+
+G_END_DECLS

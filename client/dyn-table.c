@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dyn-table"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "dyn-table.h"
+
+static gboolean
+attribute_type (JsonObject    *table,
+                const char    *name,
+                DynValueType  *type,
+                GError       **error)
+{
+  JsonArray *defs = json_object_get_array_member_with_default (table, "AttributeDefinitions", NULL);
+
+  for (guint i = 0; defs != NULL && i < json_array_get_length (defs); i++)
+    {
+      JsonObject *def = json_array_get_object_element (defs, i);
+      const char *t;
+
+      if (def == NULL ||
+          g_strcmp0 (json_object_get_string_member_with_default (def, "AttributeName", NULL), name) != 0)
+        continue;
+      t = json_object_get_string_member_with_default (def, "AttributeType", "");
+      if (dyn_value_type_from_string (t, type) &&
+          (*type == DYN_VALUE_S || *type == DYN_VALUE_N || *type == DYN_VALUE_B))
+        return TRUE;
+      break;
+    }
+  g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
+               "DescribeTable: no S, N or B definition for the key attribute “%s”", name);
+  return FALSE;
+}
+
+/* Reads a KeySchema array into names and types. */
+static gboolean
+read_key_schema (JsonObject   *table,
+                 JsonArray    *schema,
+                 char        **pk,
+                 DynValueType *pk_type,
+                 char        **sk,
+                 DynValueType *sk_type,
+                 GError      **error)
+{
+  *pk = *sk = NULL;
+  *pk_type = *sk_type = DYN_VALUE_S;
+
+  for (guint i = 0; schema != NULL && i < json_array_get_length (schema); i++)
+    {
+      JsonObject *k = json_array_get_object_element (schema, i);
+      const char *name = k ? json_object_get_string_member_with_default (k, "AttributeName", NULL) : NULL;
+      const char *kind = k ? json_object_get_string_member_with_default (k, "KeyType", NULL) : NULL;
+
+      if (name == NULL || kind == NULL)
+        continue;
+      if (strcmp (kind, "HASH") == 0)
+        {
+          g_free (*pk);
+          *pk = g_strdup (name);
+          if (!attribute_type (table, name, pk_type, error))
+            return FALSE;
+        }
+      else if (strcmp (kind, "RANGE") == 0)
+        {
+          g_free (*sk);
+          *sk = g_strdup (name);
+          if (!attribute_type (table, name, sk_type, error))
+            return FALSE;
+        }
+    }
+  if (*pk == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL, "DescribeTable: a key schema has no HASH key");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+add_indexes (DynTableKeys *keys,
+             JsonObject   *table,
+             const char   *member,
+             DynIndexKind  kind,
+             GError      **error)
+{
+  JsonArray *indexes = json_object_get_array_member_with_default (table, member, NULL);
+
+  for (guint i = 0; indexes != NULL && i < json_array_get_length (indexes); i++)
+    {
+      JsonObject *index = json_array_get_object_element (indexes, i);
+      g_autofree char *pk = NULL, *sk = NULL;
+      DynValueType pkt, skt;
+      JsonObject *projection;
+      const char *ptype;
+      DynProjectionType proj = DYN_PROJECTION_ALL;
+      DynIndexInfo *info;
+
+      if (index == NULL ||
+          !read_key_schema (table, json_object_get_array_member_with_default (index, "KeySchema", NULL),
+                            &pk, &pkt, &sk, &skt, error))
+        return;
+      projection = json_object_get_object_member_with_default (index, "Projection", NULL);
+      ptype = projection ? json_object_get_string_member_with_default (projection, "ProjectionType", "ALL") : "ALL";
+      if (strcmp (ptype, "KEYS_ONLY") == 0)
+        proj = DYN_PROJECTION_KEYS_ONLY;
+      else if (strcmp (ptype, "INCLUDE") == 0)
+        proj = DYN_PROJECTION_INCLUDE;
+
+      info = dyn_table_keys_add_index (keys, json_object_get_string_member_with_default (index, "IndexName", "?"),
+                                       kind, pk, pkt, sk, skt, proj);
+      if (proj == DYN_PROJECTION_INCLUDE && projection != NULL)
+        {
+          JsonArray *attrs = json_object_get_array_member_with_default (projection, "NonKeyAttributes", NULL);
+          g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+
+          for (guint j = 0; attrs != NULL && j < json_array_get_length (attrs); j++)
+            g_strv_builder_add (b, json_array_get_string_element (attrs, j));
+          g_strfreev (info->non_key_attributes);
+          info->non_key_attributes = g_strv_builder_end (b);
+        }
+    }
+}
+
+DynTableKeys *
+dyn_table_keys_from_description (JsonObject  *table,
+                                 GError     **error)
+{
+  g_autoptr(DynTableKeys) keys = NULL;
+  g_autofree char *pk = NULL, *sk = NULL;
+  DynValueType pkt, skt;
+  GError *local_error = NULL;
+
+  g_return_val_if_fail (table != NULL, NULL);
+
+  if (!read_key_schema (table, json_object_get_array_member_with_default (table, "KeySchema", NULL),
+                        &pk, &pkt, &sk, &skt, error))
+    return NULL;
+  keys = dyn_table_keys_new (json_object_get_string_member_with_default (table, "TableName", NULL),
+                             pk, pkt, sk, skt);
+  add_indexes (keys, table, "GlobalSecondaryIndexes", DYN_INDEX_GLOBAL, &local_error);
+  if (local_error == NULL)
+    add_indexes (keys, table, "LocalSecondaryIndexes", DYN_INDEX_LOCAL, &local_error);
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
+  return g_steal_pointer (&keys);
+}
+
+static void
+describe_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autoptr(DynResponse) response = NULL;
+  GError *error = NULL;
+  JsonObject *table;
+
+  response = dyn_client_call_finish (DYN_CLIENT (object), result, &error);
+  if (response == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  table = json_object_get_object_member_with_default (json_node_get_object (response->root), "Table", NULL);
+  if (table == NULL)
+    {
+      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,
+                               "DescribeTable: the response has no Table object");
+      return;
+    }
+  g_task_return_pointer (task, json_object_ref (table), (GDestroyNotify) json_object_unref);
+}
+
+void
+dyn_client_describe_table_async (DynClient           *self,
+                                 const char          *table,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  g_autoptr(JsonObject) obj = json_object_new ();
+  g_autoptr(JsonNode) params = json_node_new (JSON_NODE_OBJECT);
+  GTask *task;
+
+  g_return_if_fail (DYN_IS_CLIENT (self));
+  g_return_if_fail (table != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, dyn_client_describe_table_async);
+  json_object_set_string_member (obj, "TableName", table);
+  json_node_set_object (params, obj);
+  dyn_client_call_async (self, "DescribeTable", params, cancellable, describe_cb, task);
+}
+
+JsonObject *
+dyn_client_describe_table_finish (DynClient     *self,
+                                  GAsyncResult  *result,
+                                  DynTableKeys **keys,
+                                  GError       **error)
+{
+  g_autoptr(JsonObject) table = NULL;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_client_describe_table_async, NULL);
+
+  table = g_task_propagate_pointer (G_TASK (result), error);
+  if (table == NULL)
+    return NULL;
+  if (keys != NULL && (*keys = dyn_table_keys_from_description (table, error)) == NULL)
+    return NULL;
+  return g_steal_pointer (&table);
+}
