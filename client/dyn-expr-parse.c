@@ -1,0 +1,1700 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dyn-expr-parse"
+
+#include "config.h"
+
+#include <string.h>
+
+#include "dyn-expr-private.h"
+
+/* A recursive-descent parser over an on-demand lexer. Positions are byte
+ * offsets internally and 0-based character offsets in nodes and errors.
+ * A list index follows its path without a space ("a[0]"), so that in
+ * "ADD a [1]" the list is a value. */
+
+typedef enum {
+  TOK_EOF,
+  TOK_NAME,          /* bare identifier */
+  TOK_QNAME,         /* `backquoted` name */
+  TOK_NAME_PH,       /* #name */
+  TOK_VALUE_PH,      /* :value */
+  TOK_STRING,        /* "…" */
+  TOK_NUMBER,
+  TOK_BINARY,        /* b64"…" */
+  TOK_LPAREN, TOK_RPAREN, TOK_LBRACK, TOK_RBRACK, TOK_LBRACE, TOK_RBRACE,
+  TOK_COMMA, TOK_DOT,
+  TOK_EQ, TOK_NE, TOK_LT, TOK_LE, TOK_GT, TOK_GE,
+  TOK_PLUS, TOK_MINUS,
+  TOK_SET_OPEN,      /* << */
+  TOK_SET_CLOSE,     /* >> */
+} TokKind;
+
+typedef struct {
+  TokKind  kind;
+  gsize    start;    /* byte offset */
+  gsize    end;
+  char    *text;     /* decoded text for names, strings, numbers, placeholders */
+  gsize    text_len;
+  GBytes  *bytes;    /* TOK_BINARY */
+} Token;
+
+typedef struct {
+  const char  *src;
+  gsize        len;
+  gsize        pos;
+  gboolean     have_tok;
+  Token        tok;
+  DynExprRole  role;
+  GHashTable  *names;
+  GHashTable  *values;
+  guint        depth;
+  /* Cache for byte → character offsets. */
+  gsize        cache_byte;
+  glong        cache_char;
+  /* The first error. */
+  GError      *error;
+  glong        error_offset;
+} Parser;
+
+static glong
+char_offset (Parser *p,
+             gsize   byte)
+{
+  if (byte > p->len)
+    byte = p->len;
+  if (byte < p->cache_byte)
+    {
+      p->cache_byte = 0;
+      p->cache_char = 0;
+    }
+  p->cache_char += g_utf8_pointer_to_offset (p->src + p->cache_byte, p->src + byte);
+  p->cache_byte = byte;
+  return p->cache_char;
+}
+
+G_GNUC_PRINTF (3, 4)
+static void
+fail_at (Parser     *p,
+         gsize       byte,
+         const char *format,
+         ...)
+{
+  g_autofree char *msg = NULL;
+  va_list args;
+
+  if (p->error != NULL)
+    return;
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  p->error_offset = char_offset (p, byte);
+  p->error = g_error_new (DYN_ERROR, DYN_ERROR_EXPRESSION, "%s at character %ld",
+                          msg, p->error_offset + 1);
+}
+
+static void
+token_clear (Token *t)
+{
+  g_clear_pointer (&t->text, g_free);
+  g_clear_pointer (&t->bytes, g_bytes_unref);
+  t->text_len = 0;
+}
+
+static gboolean
+is_ident_start (guchar c)
+{
+  return g_ascii_isalpha (c) || c == '_' || c >= 0x80;
+}
+
+static gboolean
+is_ident_char (guchar c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c >= 0x80;
+}
+
+static int
+hex_value (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+static gboolean
+read_hex4 (Parser   *p,
+           gsize     at,
+           gunichar *out)
+{
+  gunichar v = 0;
+
+  if (at + 4 > p->len)
+    return FALSE;
+  for (int i = 0; i < 4; i++)
+    {
+      int h = hex_value (p->src[at + i]);
+
+      if (h < 0)
+        return FALSE;
+      v = v * 16 + h;
+    }
+  *out = v;
+  return TRUE;
+}
+
+/* Lexes a JSON string starting at the opening quote; sets t->text. */
+static gboolean
+lex_string (Parser *p,
+            gsize   start,
+            Token  *t)
+{
+  GString *s = g_string_new (NULL);
+  gsize i = start + 1;
+
+  while (TRUE)
+    {
+      guchar c;
+
+      if (i >= p->len)
+        {
+          g_string_free (s, TRUE);
+          fail_at (p, start, "unterminated string");
+          return FALSE;
+        }
+      c = p->src[i];
+      if (c == '"')
+        break;
+      if (c < 0x20)
+        {
+          g_string_free (s, TRUE);
+          fail_at (p, i, "control character in a string (write it as an escape)");
+          return FALSE;
+        }
+      if (c != '\\')
+        {
+          g_string_append_c (s, c);
+          i++;
+          continue;
+        }
+      if (i + 1 >= p->len)
+        {
+          g_string_free (s, TRUE);
+          fail_at (p, start, "unterminated string");
+          return FALSE;
+        }
+      switch (p->src[i + 1])
+        {
+        case '"': g_string_append_c (s, '"'); i += 2; break;
+        case '\\': g_string_append_c (s, '\\'); i += 2; break;
+        case '/': g_string_append_c (s, '/'); i += 2; break;
+        case 'b': g_string_append_c (s, '\b'); i += 2; break;
+        case 'f': g_string_append_c (s, '\f'); i += 2; break;
+        case 'n': g_string_append_c (s, '\n'); i += 2; break;
+        case 'r': g_string_append_c (s, '\r'); i += 2; break;
+        case 't': g_string_append_c (s, '\t'); i += 2; break;
+        case 'u':
+          {
+            gunichar u, lo;
+
+            if (!read_hex4 (p, i + 2, &u))
+              {
+                g_string_free (s, TRUE);
+                fail_at (p, i, "invalid \\u escape");
+                return FALSE;
+              }
+            i += 6;
+            if (u >= 0xD800 && u <= 0xDBFF)
+              {
+                if (i + 1 < p->len && p->src[i] == '\\' && p->src[i + 1] == 'u' &&
+                    read_hex4 (p, i + 2, &lo) && lo >= 0xDC00 && lo <= 0xDFFF)
+                  {
+                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                    i += 6;
+                  }
+                else
+                  {
+                    g_string_free (s, TRUE);
+                    fail_at (p, i - 6, "unpaired surrogate in a \\u escape");
+                    return FALSE;
+                  }
+              }
+            else if (u >= 0xDC00 && u <= 0xDFFF)
+              {
+                g_string_free (s, TRUE);
+                fail_at (p, i - 6, "unpaired surrogate in a \\u escape");
+                return FALSE;
+              }
+            g_string_append_unichar (s, u);
+          }
+          break;
+        default:
+          g_string_free (s, TRUE);
+          fail_at (p, i, "invalid escape '\\%c' in a string", p->src[i + 1]);
+          return FALSE;
+        }
+    }
+  t->end = i + 1;
+  t->text_len = s->len;
+  t->text = g_string_free (s, FALSE);
+  return TRUE;
+}
+
+static gboolean
+lex_placeholder (Parser *p,
+                 gsize   start,
+                 Token  *t)
+{
+  gsize i = start + 1;
+
+  while (i < p->len && (g_ascii_isalnum (p->src[i]) || p->src[i] == '_'))
+    i++;
+  if (i == start + 1)
+    {
+      fail_at (p, start, "'%c' must be followed by a placeholder name", p->src[start]);
+      return FALSE;
+    }
+  if (i - start > DYN_EXPR_MAX_PLACEHOLDER)
+    {
+      fail_at (p, start, "the placeholder is longer than %d bytes", DYN_EXPR_MAX_PLACEHOLDER);
+      return FALSE;
+    }
+  t->kind = p->src[start] == '#' ? TOK_NAME_PH : TOK_VALUE_PH;
+  t->text = g_strndup (p->src + start, i - start);
+  t->text_len = i - start;
+  t->end = i;
+  return TRUE;
+}
+
+static gboolean
+lex_number (Parser *p,
+            gsize   start,
+            Token  *t)
+{
+  gsize i = start;
+
+  while (i < p->len && g_ascii_isdigit (p->src[i]))
+    i++;
+  if (i < p->len && p->src[i] == '.')
+    {
+      i++;
+      if (i >= p->len || !g_ascii_isdigit (p->src[i]))
+        {
+          fail_at (p, start, "invalid number");
+          return FALSE;
+        }
+      while (i < p->len && g_ascii_isdigit (p->src[i]))
+        i++;
+    }
+  if (i < p->len && (p->src[i] == 'e' || p->src[i] == 'E'))
+    {
+      i++;
+      if (i < p->len && (p->src[i] == '+' || p->src[i] == '-'))
+        i++;
+      if (i >= p->len || !g_ascii_isdigit (p->src[i]))
+        {
+          fail_at (p, start, "invalid number");
+          return FALSE;
+        }
+      while (i < p->len && g_ascii_isdigit (p->src[i]))
+        i++;
+    }
+  if (i < p->len && (is_ident_char (p->src[i]) || p->src[i] == '.'))
+    {
+      fail_at (p, start, "invalid number");
+      return FALSE;
+    }
+  t->kind = TOK_NUMBER;
+  t->text = g_strndup (p->src + start, i - start);
+  t->text_len = i - start;
+  t->end = i;
+  return TRUE;
+}
+
+static gboolean
+base64_valid (const char *s,
+              gsize       len)
+{
+  gsize pad = 0;
+
+  if (len % 4 != 0)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = s[i];
+
+      if (c == '=')
+        {
+          pad++;
+          continue;
+        }
+      if (pad > 0 || !(g_ascii_isalnum (c) || c == '+' || c == '/'))
+        return FALSE;
+    }
+  return pad <= 2;
+}
+
+/* Reads the next token at p->pos into p->tok. On a lexical error, sets the
+ * error and returns a TOK_EOF token. */
+static Token *
+peek (Parser *p)
+{
+  Token *t = &p->tok;
+  gsize i;
+  guchar c;
+
+  if (p->have_tok)
+    return t;
+  token_clear (t);
+  p->have_tok = TRUE;
+
+  i = p->pos;
+  while (i < p->len && g_ascii_isspace (p->src[i]))
+    i++;
+  t->start = i;
+  t->end = i;
+  t->kind = TOK_EOF;
+  if (i >= p->len || p->error != NULL)
+    return t;
+
+  c = p->src[i];
+  t->end = i + 1;
+  switch (c)
+    {
+    case '(': t->kind = TOK_LPAREN; return t;
+    case ')': t->kind = TOK_RPAREN; return t;
+    case '[': t->kind = TOK_LBRACK; return t;
+    case ']': t->kind = TOK_RBRACK; return t;
+    case '{': t->kind = TOK_LBRACE; return t;
+    case '}': t->kind = TOK_RBRACE; return t;
+    case ',': t->kind = TOK_COMMA; return t;
+    case '.': t->kind = TOK_DOT; return t;
+    case '=': t->kind = TOK_EQ; return t;
+    case '+': t->kind = TOK_PLUS; return t;
+    case '-': t->kind = TOK_MINUS; return t;
+    case '<':
+      if (i + 1 < p->len && p->src[i + 1] == '>')
+        t->kind = TOK_NE, t->end = i + 2;
+      else if (i + 1 < p->len && p->src[i + 1] == '=')
+        t->kind = TOK_LE, t->end = i + 2;
+      else if (i + 1 < p->len && p->src[i + 1] == '<')
+        t->kind = TOK_SET_OPEN, t->end = i + 2;
+      else
+        t->kind = TOK_LT;
+      return t;
+    case '>':
+      if (i + 1 < p->len && p->src[i + 1] == '=')
+        t->kind = TOK_GE, t->end = i + 2;
+      else if (i + 1 < p->len && p->src[i + 1] == '>')
+        t->kind = TOK_SET_CLOSE, t->end = i + 2;
+      else
+        t->kind = TOK_GT;
+      return t;
+    case '"':
+      if (lex_string (p, i, t))
+        t->kind = TOK_STRING;
+      else
+        t->kind = TOK_EOF;
+      return t;
+    case '#':
+    case ':':
+      if (!lex_placeholder (p, i, t))
+        t->kind = TOK_EOF;
+      return t;
+    case '`':
+      {
+        GString *s = g_string_new (NULL);
+        gsize j = i + 1;
+
+        while (TRUE)
+          {
+            if (j >= p->len)
+              {
+                g_string_free (s, TRUE);
+                fail_at (p, i, "unterminated `name`");
+                t->kind = TOK_EOF;
+                return t;
+              }
+            if (p->src[j] == '`')
+              {
+                if (j + 1 < p->len && p->src[j + 1] == '`')
+                  {
+                    g_string_append_c (s, '`');
+                    j += 2;
+                    continue;
+                  }
+                break;
+              }
+            g_string_append_c (s, p->src[j]);
+            j++;
+          }
+        if (s->len == 0)
+          {
+            g_string_free (s, TRUE);
+            fail_at (p, i, "empty `name`");
+            t->kind = TOK_EOF;
+            return t;
+          }
+        t->kind = TOK_QNAME;
+        t->text_len = s->len;
+        t->text = g_string_free (s, FALSE);
+        t->end = j + 1;
+        return t;
+      }
+    default:
+      break;
+    }
+
+  if (g_ascii_isdigit (c))
+    {
+      if (!lex_number (p, i, t))
+        t->kind = TOK_EOF;
+      return t;
+    }
+
+  if (is_ident_start (c))
+    {
+      gsize j = i;
+
+      while (j < p->len && is_ident_char (p->src[j]))
+        j++;
+      if (j - i == 3 && strncmp (p->src + i, "b64", 3) == 0 && j < p->len && p->src[j] == '"')
+        {
+          Token tmp = { 0, };
+
+          if (!lex_string (p, j, &tmp))
+            {
+              t->kind = TOK_EOF;
+              return t;
+            }
+          if (!base64_valid (tmp.text, tmp.text_len))
+            {
+              fail_at (p, j, "invalid base64 in a binary value");
+              token_clear (&tmp);
+              t->kind = TOK_EOF;
+              return t;
+            }
+          {
+            gsize n = 0;
+            guchar *data = tmp.text_len ? g_base64_decode (tmp.text, &n) : g_malloc0 (1);
+
+            t->bytes = g_bytes_new_take (data, n);
+          }
+          t->kind = TOK_BINARY;
+          t->end = tmp.end;
+          token_clear (&tmp);
+          return t;
+        }
+      t->kind = TOK_NAME;
+      t->text = g_strndup (p->src + i, j - i);
+      t->text_len = j - i;
+      t->end = j;
+      return t;
+    }
+
+  fail_at (p, i, "unexpected character '%c'", c);
+  t->kind = TOK_EOF;
+  return t;
+}
+
+static void
+advance (Parser *p)
+{
+  peek (p);
+  p->pos = p->tok.end;
+  p->have_tok = FALSE;
+  token_clear (&p->tok);
+}
+
+static gboolean
+tok_is_word (Token      *t,
+             const char *word)
+{
+  return t->kind == TOK_NAME && g_ascii_strcasecmp (t->text, word) == 0;
+}
+
+static gboolean
+tok_is_keyword (Token *t)
+{
+  return t->kind == TOK_NAME && _dyn_expr_is_keyword (t->text, t->text_len);
+}
+
+static const char *
+tok_describe (TokKind kind)
+{
+  switch (kind)
+    {
+    case TOK_EOF: return "end of expression";
+    case TOK_LPAREN: return "'('";
+    case TOK_RPAREN: return "')'";
+    case TOK_LBRACK: return "'['";
+    case TOK_RBRACK: return "']'";
+    case TOK_LBRACE: return "'{'";
+    case TOK_RBRACE: return "'}'";
+    case TOK_COMMA: return "','";
+    case TOK_DOT: return "'.'";
+    case TOK_EQ: return "'='";
+    case TOK_SET_CLOSE: return "'>>'";
+    default: return "token";
+    }
+}
+
+static gboolean
+expect (Parser  *p,
+        TokKind  kind)
+{
+  Token *t = peek (p);
+
+  if (p->error != NULL)
+    return FALSE;
+  if (t->kind != kind)
+    {
+      fail_at (p, t->start, "expected %s", tok_describe (kind));
+      return FALSE;
+    }
+  advance (p);
+  return TRUE;
+}
+
+static DynExprNode *
+node_at (Parser      *p,
+         DynExprKind  kind,
+         gsize        byte)
+{
+  DynExprNode *n = dyn_expr_node_new (kind);
+
+  n->offset = char_offset (p, byte);
+  return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Literal values */
+
+static DynValue *parse_literal (Parser *p);
+
+static DynValue *
+convert_value_error (Parser  *p,
+                     gsize    at,
+                     GError  *error)
+{
+  fail_at (p, at, "%s", error->message);
+  g_error_free (error);
+  return NULL;
+}
+
+static DynValue *
+parse_set (Parser *p)
+{
+  gsize start = peek (p)->start;
+  g_autoptr(GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) binaries = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  TokKind elem = TOK_EOF;
+  GError *error = NULL;
+  DynValue *v;
+
+  advance (p);    /* << */
+  if (peek (p)->kind == TOK_SET_CLOSE)
+    {
+      fail_at (p, start, "a set cannot be empty");
+      return NULL;
+    }
+  while (TRUE)
+    {
+      Token *t = peek (p);
+      gsize at = t->start;
+      TokKind kind = t->kind;
+      g_autofree char *text = NULL;
+
+      if (p->error != NULL)
+        return NULL;
+      if (kind == TOK_MINUS)
+        {
+          gsize minus_end = t->end;
+
+          advance (p);
+          t = peek (p);
+          if (t->kind != TOK_NUMBER || t->start != minus_end)
+            {
+              fail_at (p, at, "expected a number after '-'");
+              return NULL;
+            }
+          text = g_strconcat ("-", t->text, NULL);
+          kind = TOK_NUMBER;
+        }
+      else if (kind == TOK_STRING || kind == TOK_NUMBER)
+        text = g_strdup (t->text);
+      else if (kind != TOK_BINARY)
+        {
+          fail_at (p, at, "a set holds strings, numbers or b64\"…\" binaries");
+          return NULL;
+        }
+      if (kind == TOK_STRING && strlen (t->text) != t->text_len)
+        {
+          fail_at (p, at, "a set string cannot contain \\u0000");
+          return NULL;
+        }
+      if (elem != TOK_EOF && elem != kind)
+        {
+          fail_at (p, at, "all elements of a set must have the same type");
+          return NULL;
+        }
+      elem = kind;
+      if (kind == TOK_BINARY)
+        g_ptr_array_add (binaries, g_bytes_ref (t->bytes));
+      else
+        g_ptr_array_add (strings, g_steal_pointer (&text));
+      advance (p);
+
+      t = peek (p);
+      if (t->kind == TOK_COMMA)
+        {
+          advance (p);
+          continue;
+        }
+      if (!expect (p, TOK_SET_CLOSE))
+        return NULL;
+      break;
+    }
+
+  if (elem == TOK_STRING)
+    v = dyn_value_new_string_set ((const char * const *) strings->pdata, strings->len, &error);
+  else if (elem == TOK_NUMBER)
+    v = dyn_value_new_number_set ((const char * const *) strings->pdata, strings->len, &error);
+  else
+    v = dyn_value_new_binary_set ((GBytes * const *) binaries->pdata, binaries->len, &error);
+  if (v == NULL)
+    return convert_value_error (p, start, error);
+  return v;
+}
+
+static DynValue *
+parse_literal (Parser *p)
+{
+  Token *t = peek (p);
+  gsize at = t->start;
+  GError *error = NULL;
+  DynValue *v = NULL;
+
+  if (p->error != NULL)
+    return NULL;
+  if (p->depth > DYN_EXPR_MAX_PATH_DEPTH)
+    {
+      fail_at (p, at, "the value is nested more than %d levels deep", DYN_EXPR_MAX_PATH_DEPTH);
+      return NULL;
+    }
+
+  switch (t->kind)
+    {
+    case TOK_STRING:
+      v = dyn_value_new_string_len (t->text, t->text_len);
+      advance (p);
+      return v;
+
+    case TOK_MINUS:
+    case TOK_NUMBER:
+      {
+        g_autofree char *text = NULL;
+
+        if (t->kind == TOK_MINUS)
+          {
+            gsize minus_end = t->end;
+
+            advance (p);
+            t = peek (p);
+            if (t->kind != TOK_NUMBER || t->start != minus_end)
+              {
+                fail_at (p, at, "expected a number after '-'");
+                return NULL;
+              }
+            text = g_strconcat ("-", t->text, NULL);
+          }
+        else
+          text = g_strdup (t->text);
+        v = dyn_value_new_number (text, &error);
+        if (v == NULL)
+          return convert_value_error (p, at, error);
+        advance (p);
+        return v;
+      }
+
+    case TOK_BINARY:
+      v = dyn_value_new_binary (t->bytes);
+      advance (p);
+      return v;
+
+    case TOK_NAME:
+      if (strcmp (t->text, "true") == 0 || strcmp (t->text, "false") == 0)
+        v = dyn_value_new_bool (t->text[0] == 't');
+      else if (strcmp (t->text, "null") == 0)
+        v = dyn_value_new_null ();
+      else
+        break;
+      advance (p);
+      return v;
+
+    case TOK_SET_OPEN:
+      return parse_set (p);
+
+    case TOK_LBRACK:
+      {
+        g_autoptr(DynValue) list = dyn_value_new_list ();
+
+        advance (p);
+        if (peek (p)->kind == TOK_RBRACK)
+          {
+            advance (p);
+            return g_steal_pointer (&list);
+          }
+        p->depth++;
+        while (TRUE)
+          {
+            DynValue *e = parse_literal (p);
+
+            if (e == NULL)
+              return NULL;
+            dyn_value_list_take (list, e);
+            if (peek (p)->kind == TOK_COMMA)
+              {
+                advance (p);
+                continue;
+              }
+            if (!expect (p, TOK_RBRACK))
+              return NULL;
+            break;
+          }
+        p->depth--;
+        return g_steal_pointer (&list);
+      }
+
+    case TOK_LBRACE:
+      {
+        g_autoptr(DynValue) map = dyn_value_new_map ();
+
+        advance (p);
+        if (peek (p)->kind == TOK_RBRACE)
+          {
+            advance (p);
+            return g_steal_pointer (&map);
+          }
+        p->depth++;
+        while (TRUE)
+          {
+            g_autofree char *key = NULL;
+            gsize key_at;
+            DynValue *e;
+
+            t = peek (p);
+            key_at = t->start;
+            if (t->kind != TOK_STRING)
+              {
+                fail_at (p, t->start, "expected a string member name");
+                return NULL;
+              }
+            if (strlen (t->text) != t->text_len || t->text_len == 0)
+              {
+                fail_at (p, t->start, "a member name cannot be empty or contain \\u0000");
+                return NULL;
+              }
+            key = g_strdup (t->text);
+            advance (p);
+            /* ':' is lexed by hand: ":1" would otherwise read as a placeholder. */
+            while (p->pos < p->len && g_ascii_isspace (p->src[p->pos]))
+              p->pos++;
+            if (p->pos >= p->len || p->src[p->pos] != ':')
+              {
+                fail_at (p, p->pos, "expected ':'");
+                return NULL;
+              }
+            p->pos++;
+            if (dyn_value_map_lookup (map, key) != NULL)
+              {
+                fail_at (p, key_at, "the member \"%s\" appears twice", key);
+                return NULL;
+              }
+            e = parse_literal (p);
+            if (e == NULL)
+              return NULL;
+            dyn_value_map_take (map, key, e);
+            if (peek (p)->kind == TOK_COMMA)
+              {
+                advance (p);
+                continue;
+              }
+            if (!expect (p, TOK_RBRACE))
+              return NULL;
+            break;
+          }
+        p->depth--;
+        return g_steal_pointer (&map);
+      }
+
+    default:
+      break;
+    }
+
+  if (p->error == NULL)
+    fail_at (p, at, "expected a value");
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Paths and operands */
+
+static gboolean
+resolve_name (Parser      *p,
+              Token       *t,
+              DynExprPath *path)
+{
+  if (t->kind == TOK_NAME_PH)
+    {
+      const char *name;
+
+      if (p->names == NULL)
+        {
+          dyn_expr_path_append_placeholder (path, t->text);
+          return TRUE;
+        }
+      name = g_hash_table_lookup (p->names, t->text);
+      if (name == NULL)
+        {
+          fail_at (p, t->start, "the name placeholder %s is not defined in ExpressionAttributeNames", t->text);
+          return FALSE;
+        }
+      if (name[0] == '\0')
+        {
+          fail_at (p, t->start, "the name placeholder %s stands for an empty name", t->text);
+          return FALSE;
+        }
+      dyn_expr_path_append_name (path, name);
+      return TRUE;
+    }
+  if (strlen (t->text) != t->text_len)
+    {
+      fail_at (p, t->start, "a name cannot contain a NUL character");
+      return FALSE;
+    }
+  dyn_expr_path_append_name (path, t->text);
+  return TRUE;
+}
+
+static gboolean
+is_literal_word (Token *t)
+{
+  return t->kind == TOK_NAME &&
+         (strcmp (t->text, "true") == 0 || strcmp (t->text, "false") == 0 || strcmp (t->text, "null") == 0);
+}
+
+static gboolean
+tok_starts_path (Token *t)
+{
+  return (t->kind == TOK_NAME && !tok_is_keyword (t)) || t->kind == TOK_QNAME ||
+         t->kind == TOK_NAME_PH;
+}
+
+static DynExprNode *
+parse_path (Parser *p)
+{
+  Token *t = peek (p);
+  g_autoptr(DynExprPath) path = NULL;
+  gsize start = t->start;
+  DynExprNode *node;
+
+  if (p->error != NULL)
+    return NULL;
+  if (!tok_starts_path (t))
+    {
+      if (tok_is_keyword (t))
+        fail_at (p, t->start, "expected an attribute name, found the keyword '%s' (write `%s` to use it as a name)",
+                 t->text, t->text);
+      else
+        fail_at (p, t->start, "expected an attribute name");
+      return NULL;
+    }
+  path = dyn_expr_path_new (NULL);
+  if (!resolve_name (p, t, path))
+    return NULL;
+  advance (p);
+
+  while (TRUE)
+    {
+      t = peek (p);
+      if (t->kind == TOK_DOT)
+        {
+          advance (p);
+          t = peek (p);
+          if (t->kind != TOK_NAME && t->kind != TOK_QNAME && t->kind != TOK_NAME_PH)
+            {
+              fail_at (p, t->start, "expected an attribute name after '.'");
+              return NULL;
+            }
+          if (!resolve_name (p, t, path))
+            return NULL;
+          advance (p);
+        }
+      else if (t->kind == TOK_LBRACK && t->start == p->pos)
+        {
+          guint64 index;
+
+          advance (p);
+          t = peek (p);
+          if (t->kind != TOK_NUMBER || strspn (t->text, "0123456789") != t->text_len ||
+              t->text_len > 9)
+            {
+              fail_at (p, t->start, "a list index must be a non-negative integer");
+              return NULL;
+            }
+          index = g_ascii_strtoull (t->text, NULL, 10);
+          advance (p);
+          if (!expect (p, TOK_RBRACK))
+            return NULL;
+          dyn_expr_path_append_index (path, (guint) index);
+        }
+      else
+        break;
+      if (dyn_expr_path_get_length (path) - 1 > DYN_EXPR_MAX_PATH_DEPTH)
+        {
+          fail_at (p, start, "the document path is nested more than %d levels deep",
+                   DYN_EXPR_MAX_PATH_DEPTH);
+          return NULL;
+        }
+    }
+  node = dyn_expr_node_new_path (g_steal_pointer (&path));
+  node->offset = char_offset (p, start);
+  return node;
+}
+
+static DynExprNode *
+parse_value_operand (Parser *p)
+{
+  Token *t = peek (p);
+  gsize start = t->start;
+  DynExprNode *node;
+
+  if (t->kind == TOK_VALUE_PH)
+    {
+      node = node_at (p, DYN_EXPR_VALUE, start);
+      if (p->values == NULL)
+        node->placeholder = g_strdup (t->text);
+      else
+        {
+          DynValue *v = g_hash_table_lookup (p->values, t->text);
+
+          if (v == NULL)
+            {
+              fail_at (p, start, "the value placeholder %s is not defined in ExpressionAttributeValues", t->text);
+              dyn_expr_node_unref (node);
+              return NULL;
+            }
+          node->value = dyn_value_ref (v);
+        }
+      advance (p);
+      return node;
+    }
+  else
+    {
+      DynValue *v = parse_literal (p);
+
+      if (v == NULL)
+        return NULL;
+      node = node_at (p, DYN_EXPR_VALUE, start);
+      node->value = v;
+      return node;
+    }
+}
+
+static const char * const known_functions[] = {
+  "attribute_exists", "attribute_not_exists", "attribute_type", "begins_with",
+  "contains", "size", "if_not_exists", "list_append",
+};
+
+static gboolean
+check_function_name (Parser *p,
+                     Token  *t)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (known_functions); i++)
+    if (strcmp (t->text, known_functions[i]) == 0)
+      return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (known_functions); i++)
+    if (g_ascii_strcasecmp (t->text, known_functions[i]) == 0)
+      {
+        fail_at (p, t->start, "unknown function '%s' (function names are case-sensitive: %s)",
+                 t->text, known_functions[i]);
+        return FALSE;
+      }
+  fail_at (p, t->start, "unknown function '%s'", t->text);
+  return FALSE;
+}
+
+/* Is the current token a NAME immediately followed by '('? */
+static gboolean
+at_function_call (Parser *p)
+{
+  Token *t = peek (p);
+  gsize i;
+
+  if (t->kind != TOK_NAME || tok_is_keyword (t))
+    return FALSE;
+  i = t->end;
+  while (i < p->len && g_ascii_isspace (p->src[i]))
+    i++;
+  return i < p->len && p->src[i] == '(';
+}
+
+static DynExprNode *parse_set_operand (Parser *p, gboolean arith);
+
+static DynExprNode *
+parse_size (Parser *p)
+{
+  gsize start = peek (p)->start;
+  g_autoptr(DynExprNode) node = node_at (p, DYN_EXPR_SIZE, start);
+  DynExprNode *path;
+
+  advance (p);    /* size */
+  if (!expect (p, TOK_LPAREN))
+    return NULL;
+  path = parse_path (p);
+  if (path == NULL)
+    return NULL;
+  g_ptr_array_add (node->children, path);
+  if (!expect (p, TOK_RPAREN))
+    return NULL;
+  return g_steal_pointer (&node);
+}
+
+/* Condition operand: path, value or size(path). */
+static DynExprNode *
+parse_cond_operand (Parser *p)
+{
+  Token *t = peek (p);
+
+  if (p->error != NULL)
+    return NULL;
+  if (at_function_call (p))
+    {
+      if (!check_function_name (p, t))
+        return NULL;
+      if (strcmp (t->text, "size") == 0)
+        return parse_size (p);
+      if (strcmp (t->text, "if_not_exists") == 0 || strcmp (t->text, "list_append") == 0)
+        fail_at (p, t->start, "%s can only be used in a SET action", t->text);
+      else
+        fail_at (p, t->start, "%s is a condition, not a value", t->text);
+      return NULL;
+    }
+  if (tok_starts_path (t) || (tok_is_keyword (t) && !is_literal_word (t)))
+    return parse_path (p);
+  return parse_value_operand (p);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Conditions */
+
+static DynExprNode *parse_or (Parser *p);
+
+static DynExprNode *
+parse_function_condition (Parser *p)
+{
+  Token *t = peek (p);
+  gsize start = t->start;
+  g_autofree char *name = g_strdup (t->text);
+  g_autoptr(DynExprNode) node = NULL;
+  DynExprKind kind;
+  guint n_args;
+  DynExprNode *arg;
+
+  if (strcmp (name, "attribute_exists") == 0)
+    kind = DYN_EXPR_ATTRIBUTE_EXISTS, n_args = 1;
+  else if (strcmp (name, "attribute_not_exists") == 0)
+    kind = DYN_EXPR_ATTRIBUTE_NOT_EXISTS, n_args = 1;
+  else if (strcmp (name, "attribute_type") == 0)
+    kind = DYN_EXPR_ATTRIBUTE_TYPE, n_args = 2;
+  else if (strcmp (name, "begins_with") == 0)
+    kind = DYN_EXPR_BEGINS_WITH, n_args = 2;
+  else if (strcmp (name, "contains") == 0)
+    kind = DYN_EXPR_CONTAINS, n_args = 2;
+  else
+    g_return_val_if_reached (NULL);
+
+  node = node_at (p, kind, start);
+  advance (p);
+  if (!expect (p, TOK_LPAREN))
+    return NULL;
+  arg = parse_path (p);
+  if (arg == NULL)
+    return NULL;
+  g_ptr_array_add (node->children, arg);
+  if (n_args == 2)
+    {
+      if (peek (p)->kind != TOK_COMMA)
+        {
+          fail_at (p, peek (p)->start, "expected ','");
+          return NULL;
+        }
+      advance (p);
+      arg = kind == DYN_EXPR_ATTRIBUTE_TYPE ? parse_value_operand (p) : parse_cond_operand (p);
+      if (arg == NULL)
+        return NULL;
+      g_ptr_array_add (node->children, arg);
+    }
+  if (!expect (p, TOK_RPAREN))
+    return NULL;
+  return g_steal_pointer (&node);
+}
+
+static gboolean
+comparator (TokKind           kind,
+            DynExprCompareOp *op)
+{
+  switch (kind)
+    {
+    case TOK_EQ: *op = DYN_EXPR_OP_EQ; return TRUE;
+    case TOK_NE: *op = DYN_EXPR_OP_NE; return TRUE;
+    case TOK_LT: *op = DYN_EXPR_OP_LT; return TRUE;
+    case TOK_LE: *op = DYN_EXPR_OP_LE; return TRUE;
+    case TOK_GT: *op = DYN_EXPR_OP_GT; return TRUE;
+    case TOK_GE: *op = DYN_EXPR_OP_GE; return TRUE;
+    default: return FALSE;
+    }
+}
+
+static DynExprNode *
+parse_primary (Parser *p)
+{
+  Token *t = peek (p);
+  gsize start = t->start;
+  g_autoptr(DynExprNode) lhs = NULL;
+  DynExprCompareOp op;
+
+  if (p->error != NULL)
+    return NULL;
+
+  if (t->kind == TOK_LPAREN)
+    {
+      DynExprNode *inner;
+
+      advance (p);
+      inner = parse_or (p);
+      if (inner == NULL)
+        return NULL;
+      if (!expect (p, TOK_RPAREN))
+        {
+          dyn_expr_node_unref (inner);
+          return NULL;
+        }
+      return inner;
+    }
+
+  if (at_function_call (p))
+    {
+      if (!check_function_name (p, t))
+        return NULL;
+      if (strcmp (t->text, "size") != 0 && strcmp (t->text, "if_not_exists") != 0 &&
+          strcmp (t->text, "list_append") != 0)
+        return parse_function_condition (p);
+    }
+
+  if (t->kind == TOK_EOF)
+    {
+      fail_at (p, start, "expected a condition");
+      return NULL;
+    }
+
+  lhs = parse_cond_operand (p);
+  if (lhs == NULL)
+    return NULL;
+
+  t = peek (p);
+  if (comparator (t->kind, &op))
+    {
+      DynExprNode *rhs;
+      DynExprNode *node = node_at (p, DYN_EXPR_COMPARE, start);
+
+      node->op = op;
+      g_ptr_array_add (node->children, g_steal_pointer (&lhs));
+      advance (p);
+      rhs = parse_cond_operand (p);
+      if (rhs == NULL)
+        {
+          dyn_expr_node_unref (node);
+          return NULL;
+        }
+      g_ptr_array_add (node->children, rhs);
+      return node;
+    }
+  if (tok_is_word (t, "BETWEEN"))
+    {
+      g_autoptr(DynExprNode) node = node_at (p, DYN_EXPR_BETWEEN, start);
+      DynExprNode *bound;
+
+      g_ptr_array_add (node->children, g_steal_pointer (&lhs));
+      advance (p);
+      bound = parse_cond_operand (p);
+      if (bound == NULL)
+        return NULL;
+      g_ptr_array_add (node->children, bound);
+      if (!tok_is_word (peek (p), "AND"))
+        {
+          fail_at (p, peek (p)->start, "expected AND of BETWEEN");
+          return NULL;
+        }
+      advance (p);
+      bound = parse_cond_operand (p);
+      if (bound == NULL)
+        return NULL;
+      g_ptr_array_add (node->children, bound);
+      return g_steal_pointer (&node);
+    }
+  if (tok_is_word (t, "IN"))
+    {
+      g_autoptr(DynExprNode) node = node_at (p, DYN_EXPR_IN, start);
+
+      g_ptr_array_add (node->children, g_steal_pointer (&lhs));
+      advance (p);
+      if (!expect (p, TOK_LPAREN))
+        return NULL;
+      while (TRUE)
+        {
+          DynExprNode *e;
+
+          if (node->children->len - 1 >= DYN_EXPR_MAX_IN_OPERANDS)
+            {
+              fail_at (p, peek (p)->start, "IN takes at most %d operands", DYN_EXPR_MAX_IN_OPERANDS);
+              return NULL;
+            }
+          e = parse_cond_operand (p);
+          if (e == NULL)
+            return NULL;
+          g_ptr_array_add (node->children, e);
+          if (peek (p)->kind == TOK_COMMA)
+            {
+              advance (p);
+              continue;
+            }
+          if (!expect (p, TOK_RPAREN))
+            return NULL;
+          break;
+        }
+      return g_steal_pointer (&node);
+    }
+
+  if (p->error == NULL)
+    fail_at (p, t->start, "expected a comparison operator, BETWEEN or IN");
+  return NULL;
+}
+
+static DynExprNode *
+parse_not (Parser *p)
+{
+  Token *t = peek (p);
+
+  if (p->depth >= DYN_EXPR_MAX_NESTING)
+    {
+      fail_at (p, t->start, "the expression is nested too deeply");
+      return NULL;
+    }
+  if (tok_is_word (t, "NOT"))
+    {
+      DynExprNode *node = node_at (p, DYN_EXPR_NOT, t->start);
+      DynExprNode *child;
+
+      advance (p);
+      p->depth++;
+      child = parse_not (p);
+      p->depth--;
+      if (child == NULL)
+        {
+          dyn_expr_node_unref (node);
+          return NULL;
+        }
+      g_ptr_array_add (node->children, child);
+      return node;
+    }
+  else
+    {
+      DynExprNode *node;
+
+      p->depth++;
+      node = parse_primary (p);
+      p->depth--;
+      return node;
+    }
+}
+
+static DynExprNode *
+parse_and (Parser *p)
+{
+  gsize start = peek (p)->start;
+  g_autoptr(DynExprNode) first = parse_not (p);
+  g_autoptr(DynExprNode) group = NULL;
+
+  if (first == NULL)
+    return NULL;
+  while (tok_is_word (peek (p), "AND"))
+    {
+      DynExprNode *next;
+
+      advance (p);
+      next = parse_not (p);
+      if (next == NULL)
+        return NULL;
+      if (group == NULL)
+        {
+          group = node_at (p, DYN_EXPR_AND, start);
+          g_ptr_array_add (group->children, g_steal_pointer (&first));
+        }
+      g_ptr_array_add (group->children, next);
+    }
+  return group != NULL ? g_steal_pointer (&group) : g_steal_pointer (&first);
+}
+
+static DynExprNode *
+parse_or (Parser *p)
+{
+  gsize start = peek (p)->start;
+  g_autoptr(DynExprNode) first = parse_and (p);
+  g_autoptr(DynExprNode) group = NULL;
+
+  if (first == NULL)
+    return NULL;
+  while (tok_is_word (peek (p), "OR"))
+    {
+      DynExprNode *next;
+
+      advance (p);
+      next = parse_and (p);
+      if (next == NULL)
+        return NULL;
+      if (group == NULL)
+        {
+          group = node_at (p, DYN_EXPR_OR, start);
+          g_ptr_array_add (group->children, g_steal_pointer (&first));
+        }
+      g_ptr_array_add (group->children, next);
+    }
+  return group != NULL ? g_steal_pointer (&group) : g_steal_pointer (&first);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Updates */
+
+static DynExprNode *
+parse_set_operand (Parser   *p,
+                   gboolean  arith)
+{
+  Token *t = peek (p);
+  gsize start = t->start;
+  g_autoptr(DynExprNode) lhs = NULL;
+
+  if (p->error != NULL)
+    return NULL;
+  if (p->depth >= DYN_EXPR_MAX_NESTING)
+    {
+      fail_at (p, start, "the expression is nested too deeply");
+      return NULL;
+    }
+
+  if (at_function_call (p))
+    {
+      DynExprKind kind;
+      DynExprNode *arg;
+
+      if (!check_function_name (p, t))
+        return NULL;
+      if (strcmp (t->text, "if_not_exists") == 0)
+        kind = DYN_EXPR_IF_NOT_EXISTS;
+      else if (strcmp (t->text, "list_append") == 0)
+        kind = DYN_EXPR_LIST_APPEND;
+      else
+        {
+          fail_at (p, start, "%s cannot be used in a SET value", t->text);
+          return NULL;
+        }
+      lhs = node_at (p, kind, start);
+      advance (p);
+      if (!expect (p, TOK_LPAREN))
+        return NULL;
+      p->depth++;
+      arg = kind == DYN_EXPR_IF_NOT_EXISTS ? parse_path (p) : parse_set_operand (p, FALSE);
+      if (arg == NULL)
+        return NULL;
+      g_ptr_array_add (lhs->children, arg);
+      if (!expect (p, TOK_COMMA))
+        return NULL;
+      arg = parse_set_operand (p, FALSE);
+      p->depth--;
+      if (arg == NULL)
+        return NULL;
+      g_ptr_array_add (lhs->children, arg);
+      if (!expect (p, TOK_RPAREN))
+        return NULL;
+    }
+  else if (tok_starts_path (t))
+    lhs = parse_path (p);
+  else
+    lhs = parse_value_operand (p);
+  if (lhs == NULL)
+    return NULL;
+
+  t = peek (p);
+  if (t->kind == TOK_PLUS || t->kind == TOK_MINUS)
+    {
+      DynExprNode *node;
+      DynExprNode *rhs;
+
+      if (!arith)
+        {
+          fail_at (p, t->start, "a SET value holds at most one + or -, at its top level");
+          return NULL;
+        }
+      node = node_at (p, t->kind == TOK_PLUS ? DYN_EXPR_PLUS : DYN_EXPR_MINUS, start);
+      g_ptr_array_add (node->children, g_steal_pointer (&lhs));
+      advance (p);
+      rhs = parse_set_operand (p, FALSE);
+      if (rhs == NULL)
+        {
+          dyn_expr_node_unref (node);
+          return NULL;
+        }
+      g_ptr_array_add (node->children, rhs);
+      return node;
+    }
+  return g_steal_pointer (&lhs);
+}
+
+static DynExprNode *
+parse_update (Parser *p)
+{
+  static const struct { const char *word; DynExprKind kind; } clauses[] = {
+    { "SET", DYN_EXPR_SET }, { "REMOVE", DYN_EXPR_REMOVE },
+    { "ADD", DYN_EXPR_ADD }, { "DELETE", DYN_EXPR_DELETE },
+  };
+  g_autoptr(DynExprNode) update = node_at (p, DYN_EXPR_UPDATE, peek (p)->start);
+  gboolean seen[4] = { FALSE, };
+
+  while (TRUE)
+    {
+      Token *t = peek (p);
+      gint c = -1;
+
+      if (p->error != NULL)
+        return NULL;
+      if (t->kind == TOK_EOF && update->children->len > 0)
+        break;
+      for (guint i = 0; i < G_N_ELEMENTS (clauses); i++)
+        if (tok_is_word (t, clauses[i].word))
+          c = i;
+      if (c < 0)
+        {
+          if (update->children->len > 0 && t->kind == TOK_PLUS)
+            fail_at (p, t->start, "a SET value holds at most one + or -, at its top level");
+          else if (update->children->len > 0)
+            fail_at (p, t->start, "expected ',' or SET, REMOVE, ADD, DELETE");
+          else
+            fail_at (p, t->start, "expected SET, REMOVE, ADD or DELETE");
+          return NULL;
+        }
+      if (seen[c])
+        {
+          fail_at (p, t->start, "the %s clause appears twice; list its actions separated by commas",
+                   clauses[c].word);
+          return NULL;
+        }
+      seen[c] = TRUE;
+      advance (p);
+
+      while (TRUE)
+        {
+          gsize at = peek (p)->start;
+          g_autoptr(DynExprNode) action = node_at (p, clauses[c].kind, at);
+          DynExprNode *target;
+
+          if (peek (p)->kind == TOK_VALUE_PH)
+            {
+              fail_at (p, at, "the left-hand side of an update action must be an attribute path");
+              return NULL;
+            }
+          target = parse_path (p);
+          if (target == NULL)
+            return NULL;
+          g_ptr_array_add (action->children, target);
+
+          if (clauses[c].kind == DYN_EXPR_SET)
+            {
+              DynExprNode *v;
+
+              if (!expect (p, TOK_EQ))
+                return NULL;
+              v = parse_set_operand (p, TRUE);
+              if (v == NULL)
+                return NULL;
+              g_ptr_array_add (action->children, v);
+            }
+          else if (clauses[c].kind != DYN_EXPR_REMOVE)
+            {
+              DynExprNode *v;
+
+              if (tok_starts_path (peek (p)))
+                {
+                  fail_at (p, peek (p)->start, "%s takes a value, not an attribute path", clauses[c].word);
+                  return NULL;
+                }
+              v = parse_value_operand (p);
+              if (v == NULL)
+                return NULL;
+              g_ptr_array_add (action->children, v);
+            }
+          g_ptr_array_add (update->children, g_steal_pointer (&action));
+
+          if (peek (p)->kind == TOK_COMMA)
+            {
+              advance (p);
+              continue;
+            }
+          break;
+        }
+    }
+  return g_steal_pointer (&update);
+}
+
+static DynExprNode *
+parse_projection (Parser *p)
+{
+  g_autoptr(DynExprNode) proj = node_at (p, DYN_EXPR_PROJECTION, peek (p)->start);
+
+  while (TRUE)
+    {
+      DynExprNode *path = parse_path (p);
+
+      if (path == NULL)
+        return NULL;
+      g_ptr_array_add (proj->children, path);
+      if (peek (p)->kind == TOK_COMMA)
+        {
+          advance (p);
+          continue;
+        }
+      break;
+    }
+  return g_steal_pointer (&proj);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+parser_init (Parser      *p,
+             const char  *text,
+             gssize       len,
+             GError     **error,
+             glong       *error_offset)
+{
+  const char *bad = NULL;
+
+  memset (p, 0, sizeof *p);
+  p->src = text;
+  p->len = len < 0 ? strlen (text) : (gsize) len;
+  p->error_offset = -1;
+  if (!g_utf8_validate (text, p->len, &bad))
+    {
+      glong off = g_utf8_pointer_to_offset (text, bad);
+
+      if (error_offset != NULL)
+        *error_offset = off;
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                   "invalid UTF-8 at character %ld", off + 1);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+parser_finish (Parser *p)
+{
+  token_clear (&p->tok);
+}
+
+DynExprNode *
+dyn_expr_parse (const char  *text,
+                DynExprRole  role,
+                GHashTable  *names,
+                GHashTable  *values,
+                glong       *error_offset,
+                GError     **error)
+{
+  Parser p;
+  g_autoptr(DynExprNode) node = NULL;
+
+  g_return_val_if_fail (text != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (error_offset != NULL)
+    *error_offset = -1;
+  if (!parser_init (&p, text, -1, error, error_offset))
+    return NULL;
+  p.role = role;
+  p.names = names;
+  p.values = values;
+
+  if (peek (&p)->kind == TOK_EOF && p.error == NULL)
+    fail_at (&p, 0, "the expression is empty");
+  else if (_dyn_expr_role_is_condition (role))
+    node = parse_or (&p);
+  else if (role == DYN_EXPR_ROLE_UPDATE)
+    node = parse_update (&p);
+  else if (role == DYN_EXPR_ROLE_PROJECTION)
+    node = parse_projection (&p);
+  else
+    fail_at (&p, 0, "unknown expression role");
+
+  if (node != NULL && p.error == NULL)
+    {
+      Token *t = peek (&p);
+
+      if (t->kind != TOK_EOF && p.error == NULL)
+        {
+          if (role == DYN_EXPR_ROLE_PROJECTION)
+            fail_at (&p, t->start, "expected ','");
+          else if (t->kind == TOK_RPAREN)
+            fail_at (&p, t->start, "unbalanced ')'");
+          else if (_dyn_expr_role_is_condition (role))
+            fail_at (&p, t->start, "expected AND, OR or the end of the expression");
+          else
+            fail_at (&p, t->start, "unexpected text");
+        }
+    }
+
+  parser_finish (&p);
+  if (p.error != NULL)
+    {
+      if (error_offset != NULL)
+        *error_offset = p.error_offset;
+      g_propagate_error (error, p.error);
+      return NULL;
+    }
+  return g_steal_pointer (&node);
+}
+
+DynValue *
+dyn_expr_parse_value (const char  *text,
+                      GError     **error)
+{
+  Parser p;
+  DynValue *v;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  if (!parser_init (&p, text, -1, error, NULL))
+    return NULL;
+  v = parse_literal (&p);
+  if (v != NULL && peek (&p)->kind != TOK_EOF && p.error == NULL)
+    fail_at (&p, peek (&p)->start, "unexpected text after the value");
+  parser_finish (&p);
+  if (p.error != NULL)
+    {
+      g_clear_pointer (&v, dyn_value_unref);
+      g_propagate_error (error, p.error);
+      return NULL;
+    }
+  return v;
+}
