@@ -2,6 +2,7 @@
 #pragma once
 
 #include "dyn-client.h"
+#include "dyn-expr.h"
 #include "dyn-pager.h"
 
 G_BEGIN_DECLS
@@ -15,9 +16,12 @@ DynClient *dyn_cli_connect          (const char  *profile,
                                      gboolean     insecure,
                                      GError     **error);
 
-/* Puts the expressions and their maps on @request. Names are a JSON object of
- * "#n": "name"; values a JSON object of ":v": DynamoDB JSON value. */
+/* Parses the expressions (DynamoDB's syntax with the maps, or inline values),
+ * checks them against @table's keys when known, and puts them compiled, with
+ * their maps, on @request. Names are a JSON object of "#n": "name"; values a
+ * JSON object of ":v": DynamoDB JSON value. */
 gboolean   dyn_cli_set_expressions  (DynRequest  *request,
+                                     const DynTableKeys *table,
                                      const char  *key_condition,
                                      const char  *filter,
                                      const char  *condition,
@@ -27,16 +31,19 @@ gboolean   dyn_cli_set_expressions  (DynRequest  *request,
                                      const char  *values_json,
                                      GError     **error);
 
-/* The pager for a Query or Scan request. */
-DynPager  *dyn_cli_new_pager        (DynClient         *client,
-                                     const DynRequest  *request,
-                                     GError           **error);
+/* The pager for a Query or Scan request; a sharded key fans out. */
+DynPager  *dyn_cli_new_pager        (DynClient          *client,
+                                     const DynRequest   *request,
+                                     const DynTableKeys *table,
+                                     GError            **error);
 
-/* Commands that need no server (expr, snippet, plan). Returns FALSE when
- * @command is not one of them; otherwise runs it and sets @ok. */
-gboolean   dyn_cli_run_offline      (const char  *command,
-                                     GPtrArray   *args,
-                                     gboolean    *ok,
+/* Where requests would go, without needing credentials: the region and the
+ * endpoint (NULL for the region's AWS endpoint). */
+gboolean   dyn_cli_resolve_location (const char  *profile,
+                                     const char  *region,
+                                     const char  *endpoint,
+                                     char       **region_out,
+                                     char       **endpoint_out,
                                      GError     **error);
 
 G_END_DECLS

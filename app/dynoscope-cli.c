@@ -11,6 +11,8 @@
 #include "dyn-client.h"
 #include "dyn-json.h"
 #include "dyn-pager.h"
+#include "dyn-snippet.h"
+#include "dyn-table.h"
 
 /* Options ----------------------------------------------------------------- */
 
@@ -38,6 +40,8 @@ typedef struct
   char        *return_values;
   char        *pk;
   char        *sk;
+  char        *kind;
+  char        *lang;
   GPtrArray   *gsis;
   gint64       limit;
   guint        segments;
@@ -69,6 +73,8 @@ options_clear (Options *o)
   g_free (o->return_values);
   g_free (o->pk);
   g_free (o->sk);
+  g_free (o->kind);
+  g_free (o->lang);
   g_clear_pointer (&o->gsis, g_ptr_array_unref);
   g_clear_pointer (&o->args, g_ptr_array_unref);
 }
@@ -95,6 +101,8 @@ static const struct {
   { "--return-values", G_STRUCT_OFFSET (Options, return_values) },
   { "--pk", G_STRUCT_OFFSET (Options, pk) },
   { "--sk", G_STRUCT_OFFSET (Options, sk) },
+  { "--kind", G_STRUCT_OFFSET (Options, kind) },
+  { "--lang", G_STRUCT_OFFSET (Options, lang) },
 };
 
 static const char usage[] =
@@ -113,6 +121,17 @@ static const char usage[] =
   "  delete TABLE --key JSON [--condition E]\n"
   "  batch-write TABLE                        items as JSON lines on standard input\n"
   "  partiql STATEMENT\n"
+  "  expr --kind key|filter|condition|update|projection TEXT\n"
+  "                                           compile an expression to its maps\n"
+  "  plan TABLE [--index I] [--key-condition E] [--filter E]\n"
+  "                                           Query or Scan, which index, and why\n"
+  "  snippet --lang cli|boto3|js|go|java get|put|update|delete|query|scan TABLE …\n"
+  "                                           code that sends the same request\n"
+  "\n"
+  "Expressions are DynamoDB's own syntax, with #name/:value placeholders and\n"
+  "their maps, or with inline values: 'EntityRef = \"WS#acme\" AND\n"
+  "begins_with(Detail, \"PROJ#\")'. A partition key written as a shard range\n"
+  "(\"WS#acme#01..10\") queries every shard in parallel and merges by sort key.\n"
   "\n"
   "Expressions take --names JSON and --values JSON (values in DynamoDB JSON);\n"
   "reads take --projection E and --consistent. Items print as one DynamoDB JSON\n"
@@ -327,9 +346,10 @@ parse_item_arg (Options     *o,
 }
 
 static DynRequest *
-build_request (Options       *o,
-               DynOperation   op,
-               GError       **error)
+build_request (Options             *o,
+               DynOperation         op,
+               const DynTableKeys  *keys,
+               GError             **error)
 {
   const char *table = table_arg (o, error);
   g_autoptr(DynRequest) request = NULL;
@@ -351,7 +371,7 @@ build_request (Options       *o,
     if ((request->item = parse_item_arg (o, "--item", o->item, error)) == NULL)
       return NULL;
 
-  if (!dyn_cli_set_expressions (request, o->key_condition, o->filter, o->condition,
+  if (!dyn_cli_set_expressions (request, keys, o->key_condition, o->filter, o->condition,
                                 o->update, o->projection, o->names, o->values, error))
     return NULL;
 
@@ -359,6 +379,40 @@ build_request (Options       *o,
 }
 
 /* Commands ---------------------------------------------------------------- */
+
+/* The table's keys, to check expressions against and to plan with. A caller
+ * without DescribeTable permission still gets its request sent, unchecked. */
+static gboolean
+describe_keys (Options       *o,
+               DynClient     *client,
+               DynTableKeys **keys,
+               JsonObject   **description,
+               GError       **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(JsonObject) table = NULL;
+  const char *name = table_arg (o, error);
+
+  *keys = NULL;
+  if (name == NULL)
+    return FALSE;
+  dyn_client_describe_table_async (client, name, NULL, store_result_cb, &result);
+  table = dyn_client_describe_table_finish (client, wait_for (&result), keys, &local_error);
+  if (table == NULL)
+    {
+      if (g_error_matches (local_error, DYN_ERROR, DYN_ERROR_ACCESS_DENIED))
+        {
+          g_debug ("DescribeTable denied; expressions go unchecked: %s", local_error->message);
+          return TRUE;
+        }
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  if (description != NULL)
+    *description = g_steal_pointer (&table);
+  return TRUE;
+}
 
 static gboolean
 cmd_tables (Options    *o,
@@ -448,6 +502,7 @@ cmd_read (Options       *o,
           GError       **error)
 {
   g_autoptr(DynRequest) request = NULL;
+  g_autoptr(DynTableKeys) keys = NULL;
   g_autoptr(DynPager) pager = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   const DynReadStats *stats;
@@ -458,11 +513,13 @@ cmd_read (Options       *o,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "query needs --key-condition");
       return FALSE;
     }
-  request = build_request (o, op, error);
+  if (!describe_keys (o, client, &keys, NULL, error))
+    return FALSE;
+  request = build_request (o, op, keys, error);
   if (request == NULL)
     return FALSE;
 
-  pager = dyn_cli_new_pager (client, request, error);
+  pager = dyn_cli_new_pager (client, request, keys, error);
   if (pager == NULL)
     return FALSE;
   /* --limit caps what is printed, and is the page size too. */
@@ -482,10 +539,14 @@ cmd_item (Options       *o,
           DynOperation   op,
           GError       **error)
 {
-  g_autoptr(DynRequest) request = build_request (o, op, error);
+  g_autoptr(DynRequest) request = NULL;
+  g_autoptr(DynTableKeys) keys = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(DynResponse) response = NULL;
 
+  if ((o->condition || o->update || o->projection) && !describe_keys (o, client, &keys, NULL, error))
+    return FALSE;
+  request = build_request (o, op, keys, error);
   if (request == NULL)
     return FALSE;
   if (op == DYN_OP_UPDATE_ITEM && request->update == NULL)
@@ -592,6 +653,200 @@ cmd_partiql (Options    *o,
   return TRUE;
 }
 
+static const struct {
+  const char   *kind;
+  DynOperation  op;
+  gsize         offset;
+} expr_kinds[] = {
+  { "key", DYN_OP_QUERY, G_STRUCT_OFFSET (Options, key_condition) },
+  { "filter", DYN_OP_SCAN, G_STRUCT_OFFSET (Options, filter) },
+  { "condition", DYN_OP_PUT_ITEM, G_STRUCT_OFFSET (Options, condition) },
+  { "update", DYN_OP_UPDATE_ITEM, G_STRUCT_OFFSET (Options, update) },
+  { "projection", DYN_OP_SCAN, G_STRUCT_OFFSET (Options, projection) },
+};
+
+static gboolean
+cmd_expr (Options  *o,
+          GError  **error)
+{
+  g_autoptr(DynRequest) request = NULL;
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+  GHashTableIter iter;
+  gpointer k, v;
+  guint which = G_N_ELEMENTS (expr_kinds);
+  char *expression = NULL;
+
+  for (guint i = 0; o->kind != NULL && i < G_N_ELEMENTS (expr_kinds); i++)
+    if (strcmp (o->kind, expr_kinds[i].kind) == 0)
+      which = i;
+  if (which == G_N_ELEMENTS (expr_kinds) || o->args->len != 2)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "usage: expr --kind key|filter|condition|update|projection TEXT");
+      return FALSE;
+    }
+
+  request = dyn_request_new (expr_kinds[which].op, "-");
+  if (!dyn_cli_set_expressions (request, NULL,
+                                which == 0 ? o->args->pdata[1] : NULL,
+                                which == 1 ? o->args->pdata[1] : NULL,
+                                which == 2 ? o->args->pdata[1] : NULL,
+                                which == 3 ? o->args->pdata[1] : NULL,
+                                which == 4 ? o->args->pdata[1] : NULL,
+                                o->names, o->values, error))
+    return FALSE;
+  switch (which)
+    {
+    case 0: expression = request->key_condition; break;
+    case 1: expression = request->filter; break;
+    case 2: expression = request->condition; break;
+    case 3: expression = request->update; break;
+    default: expression = request->projection; break;
+    }
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "expression");
+  json_builder_add_string_value (b, expression);
+  json_builder_set_member_name (b, "names");
+  json_builder_begin_object (b);
+  g_hash_table_iter_init (&iter, request->names);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    {
+      json_builder_set_member_name (b, k);
+      json_builder_add_string_value (b, v);
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "values");
+  json_builder_begin_object (b);
+  g_hash_table_iter_init (&iter, request->values);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    {
+      json_builder_set_member_name (b, k);
+      json_builder_add_value (b, dyn_value_to_ddb_json (v));
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  root = json_builder_get_root (b);
+  text = json_to_string (root, FALSE);
+  puts (text);
+  return TRUE;
+}
+
+static gboolean
+cmd_plan (Options    *o,
+          DynClient  *client,
+          GError    **error)
+{
+  g_autoptr(DynTableKeys) keys = NULL;
+  g_autoptr(DynRequest) maps = NULL;
+  g_autoptr(DynExprNode) kc = NULL;
+  g_autoptr(DynExprNode) filter = NULL;
+  g_autoptr(DynExprPlan) plan = NULL;
+  g_autoptr(GError) local_error = NULL;
+  glong offset;
+
+  if (!describe_keys (o, client, &keys, NULL, error))
+    return FALSE;
+  if (keys == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_ACCESS_DENIED,
+                   "plan needs DescribeTable to know the table's keys");
+      return FALSE;
+    }
+
+  maps = dyn_request_new (DYN_OP_SCAN, o->args->pdata[1]);
+  /* The maps are read through the same path as every other command. */
+  if (!dyn_cli_set_expressions (maps, NULL, NULL, NULL, NULL, NULL, NULL, o->names, o->values, error))
+    return FALSE;
+  if (o->key_condition != NULL &&
+      (kc = dyn_expr_parse (o->key_condition, DYN_EXPR_ROLE_KEY_CONDITION,
+                            o->names ? maps->names : NULL, o->values ? maps->values : NULL,
+                            &offset, &local_error)) == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "KeyConditionExpression: %s", local_error->message);
+      return FALSE;
+    }
+  if (o->filter != NULL &&
+      (filter = dyn_expr_parse (o->filter, DYN_EXPR_ROLE_FILTER,
+                                o->names ? maps->names : NULL, o->values ? maps->values : NULL,
+                                &offset, &local_error)) == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "FilterExpression: %s", local_error->message);
+      return FALSE;
+    }
+
+  plan = dyn_expr_plan (keys, o->index, kc, filter, error);
+  if (plan == NULL)
+    return FALSE;
+  printf ("operation: %s\n", plan->operation == DYN_EXPR_PLAN_QUERY ? "Query" : "Scan");
+  printf ("index: %s\n", plan->index_name ? plan->index_name : "(table)");
+  printf ("reason: %s\n", plan->reason);
+  if (plan->suggestion != NULL)
+    printf ("suggestion: %s\n", plan->suggestion);
+  if (plan->suggested_key_condition != NULL)
+    {
+      g_autofree char *t = dyn_expr_node_to_string (plan->suggested_key_condition);
+      printf ("suggested key condition: %s\n", t);
+    }
+  if (plan->suggested_filter != NULL)
+    {
+      g_autofree char *t = dyn_expr_node_to_string (plan->suggested_filter);
+      printf ("suggested filter: %s\n", t);
+    }
+  return TRUE;
+}
+
+static gboolean
+cmd_snippet (Options  *o,
+             GError  **error)
+{
+  static const struct { const char *name; DynOperation op; } ops[] = {
+    { "get", DYN_OP_GET_ITEM }, { "put", DYN_OP_PUT_ITEM }, { "update", DYN_OP_UPDATE_ITEM },
+    { "delete", DYN_OP_DELETE_ITEM }, { "query", DYN_OP_QUERY }, { "scan", DYN_OP_SCAN },
+  };
+  g_autoptr(DynRequest) request = NULL;
+  g_autofree char *region = NULL;
+  g_autofree char *endpoint = NULL;
+  g_autofree char *code = NULL;
+  DynSnippetLanguage lang;
+  int op = -1;
+
+  if (o->lang == NULL || !dyn_snippet_language_from_string (o->lang, &lang))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "snippet needs --lang cli, boto3, js, go or java");
+      return FALSE;
+    }
+  for (guint i = 0; o->args->len >= 2 && i < G_N_ELEMENTS (ops); i++)
+    if (strcmp (o->args->pdata[1], ops[i].name) == 0)
+      op = ops[i].op;
+  if (op < 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "usage: snippet --lang L get|put|update|delete|query|scan TABLE …");
+      return FALSE;
+    }
+  /* "snippet query T" reads like "query T" from here on. */
+  g_ptr_array_remove_index (o->args, 0);
+  if (op == DYN_OP_QUERY && o->key_condition == NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "query needs --key-condition");
+      return FALSE;
+    }
+  request = build_request (o, op, NULL, error);
+  if (request == NULL)
+    return FALSE;
+  if (!dyn_cli_resolve_location (o->profile, o->region, o->endpoint, &region, &endpoint, error))
+    return FALSE;
+  code = dyn_snippet_generate (lang, request, endpoint, region);
+  fputs (code, stdout);
+  if (*code && code[strlen (code) - 1] != '\n')
+    fputc ('\n', stdout);
+  return TRUE;
+}
+
 static void
 print_error (const GError *error)
 {
@@ -645,8 +900,16 @@ main (int    argc,
     }
   command = o.args->pdata[0];
 
-  if (dyn_cli_run_offline (command, o.args, &ok, &error))
-    goto out;
+  if (strcmp (command, "expr") == 0)
+    {
+      ok = cmd_expr (&o, &error);
+      goto out;
+    }
+  if (strcmp (command, "snippet") == 0)
+    {
+      ok = cmd_snippet (&o, &error);
+      goto out;
+    }
 
   client = dyn_cli_connect (o.profile, o.region, o.endpoint, o.insecure, &error);
   if (client == NULL)
@@ -676,6 +939,8 @@ main (int    argc,
     ok = cmd_batch_write (&o, client, &error);
   else if (strcmp (command, "partiql") == 0)
     ok = cmd_partiql (&o, client, &error);
+  else if (strcmp (command, "plan") == 0)
+    ok = cmd_plan (&o, client, &error);
   else
     g_set_error (&error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION,
                  "Unknown command “%s” (see --help)", command);

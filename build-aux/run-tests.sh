@@ -10,14 +10,16 @@ bash build-aux/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 
 passed=0; failed=0
 run_build() {
-  local dir=$1; shift
+  local dir=$1 suite=$2; shift 2
   if [ ! -f "$dir/build.ninja" ]; then
     meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; failed=$((failed+1)); return; }
   fi
   if ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
     tail -50 "$dir.build.log"; failed=$((failed+1)); return
   fi
-  meson test -C "$dir" --print-errorlogs --num-processes 2 ${DYN_TEST_ARGS:-} 2>&1 | tee "$dir.test.log" | grep -vE '^ *[0-9]+/[0-9]+ .* OK ' || true
+  # UI tests need a display: one Xvfb for the whole run.
+  xvfb-run -a -s '-screen 0 1280x800x24' \
+    meson test -C "$dir" --print-errorlogs --num-processes 2 $suite ${DYN_TEST_ARGS:-} 2>&1 | tee "$dir.test.log" | grep -vE '^ *[0-9]+/[0-9]+ .* OK ' || true
   local ok fail to
   ok=$(grep -E '^Ok:' "$dir.test.log" | awk '{print $2}' | tail -1)
   fail=$(grep -E '^(Fail|Unexpected Pass|Timeout):' "$dir.test.log" | awk '{s+=$NF} END {print s+0}')
@@ -25,10 +27,15 @@ run_build() {
   passed=$((passed+ok)); failed=$((failed+fail))
 }
 
-run_build _build-tests
+export GSK_RENDERER=cairo GTK_A11Y=none
+run_build _build-tests ""
 if [ -z "${DYN_NO_SANITIZE:-}" ]; then
   ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    run_build _build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+    run_build _build-asan "" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+  # The expression parser under libFuzzer (clang), for a bounded time.
+  CC=clang ASAN_OPTIONS=detect_leaks=0 \
+    run_build _build-fuzz "--suite fuzz" -Db_sanitize=address,undefined -Db_lundef=false -Dgui=disabled \
+      -Dc_args=-fsanitize=fuzzer-no-link
 fi
 
 echo "$passed passed, $failed failed"

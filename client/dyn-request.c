@@ -73,6 +73,8 @@ dyn_request_copy (const DynRequest *self)
   copy->return_values_on_condition_check_failure = g_strdup (self->return_values_on_condition_check_failure);
   copy->select = g_strdup (self->select);
   copy->exclusive_start_key = self->exclusive_start_key ? dyn_value_ref (self->exclusive_start_key) : NULL;
+  copy->shard_values = self->shard_values ? g_ptr_array_ref (self->shard_values) : NULL;
+  copy->shard_placeholder = g_strdup (self->shard_placeholder);
 
   copy->names = new_names ();
   g_hash_table_iter_init (&iter, self->names);
@@ -103,6 +105,8 @@ dyn_request_free (DynRequest *self)
   g_free (self->return_values_on_condition_check_failure);
   g_free (self->select);
   g_clear_pointer (&self->exclusive_start_key, dyn_value_unref);
+  g_clear_pointer (&self->shard_values, g_ptr_array_unref);
+  g_free (self->shard_placeholder);
   g_clear_pointer (&self->names, g_hash_table_unref);
   g_clear_pointer (&self->values, g_hash_table_unref);
   g_free (self);

@@ -54,6 +54,10 @@ typedef struct {
   int           total_segments;      /* 0: not a parallel scan */
   DynValue     *exclusive_start_key;
   gboolean      return_consumed_capacity;  /* TOTAL (default TRUE) */
+  /* A Query over a sharded partition key ("WS#acme#01..10"): one value per
+   * shard, and the value placeholder of the key condition they replace. */
+  GPtrArray    *shard_values;        /* DynValue, or NULL */
+  char         *shard_placeholder;
 } DynRequest;
 
 #define DYN_TYPE_REQUEST (dyn_request_get_type ())

@@ -7,13 +7,30 @@
 
 #include "dyn-table.h"
 
+/* json-glib 1.6 has no _with_default getters for arrays and objects. */
+static JsonArray *
+array_member (JsonObject *obj,
+              const char *name)
+{
+  JsonNode *node = obj ? json_object_get_member (obj, name) : NULL;
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static JsonObject *
+object_member (JsonObject *obj,
+               const char *name)
+{
+  JsonNode *node = obj ? json_object_get_member (obj, name) : NULL;
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
 static gboolean
 attribute_type (JsonObject    *table,
                 const char    *name,
                 DynValueType  *type,
                 GError       **error)
 {
-  JsonArray *defs = json_object_get_array_member_with_default (table, "AttributeDefinitions", NULL);
+  JsonArray *defs = array_member (table, "AttributeDefinitions");
 
   for (guint i = 0; defs != NULL && i < json_array_get_length (defs); i++)
     {
@@ -85,7 +102,7 @@ add_indexes (DynTableKeys *keys,
              DynIndexKind  kind,
              GError      **error)
 {
-  JsonArray *indexes = json_object_get_array_member_with_default (table, member, NULL);
+  JsonArray *indexes = array_member (table, member);
 
   for (guint i = 0; indexes != NULL && i < json_array_get_length (indexes); i++)
     {
@@ -98,10 +115,10 @@ add_indexes (DynTableKeys *keys,
       DynIndexInfo *info;
 
       if (index == NULL ||
-          !read_key_schema (table, json_object_get_array_member_with_default (index, "KeySchema", NULL),
+          !read_key_schema (table, array_member (index, "KeySchema"),
                             &pk, &pkt, &sk, &skt, error))
         return;
-      projection = json_object_get_object_member_with_default (index, "Projection", NULL);
+      projection = object_member (index, "Projection");
       ptype = projection ? json_object_get_string_member_with_default (projection, "ProjectionType", "ALL") : "ALL";
       if (strcmp (ptype, "KEYS_ONLY") == 0)
         proj = DYN_PROJECTION_KEYS_ONLY;
@@ -112,7 +129,7 @@ add_indexes (DynTableKeys *keys,
                                        kind, pk, pkt, sk, skt, proj);
       if (proj == DYN_PROJECTION_INCLUDE && projection != NULL)
         {
-          JsonArray *attrs = json_object_get_array_member_with_default (projection, "NonKeyAttributes", NULL);
+          JsonArray *attrs = array_member (projection, "NonKeyAttributes");
           g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
 
           for (guint j = 0; attrs != NULL && j < json_array_get_length (attrs); j++)
@@ -134,7 +151,7 @@ dyn_table_keys_from_description (JsonObject  *table,
 
   g_return_val_if_fail (table != NULL, NULL);
 
-  if (!read_key_schema (table, json_object_get_array_member_with_default (table, "KeySchema", NULL),
+  if (!read_key_schema (table, array_member (table, "KeySchema"),
                         &pk, &pkt, &sk, &skt, error))
     return NULL;
   keys = dyn_table_keys_new (json_object_get_string_member_with_default (table, "TableName", NULL),
@@ -166,7 +183,7 @@ describe_cb (GObject      *object,
       g_task_return_error (task, error);
       return;
     }
-  table = json_object_get_object_member_with_default (json_node_get_object (response->root), "Table", NULL);
+  table = object_member (json_node_get_object (response->root), "Table");
   if (table == NULL)
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,
