@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "dyn-expr.h"
+#include "dyn-item-object.h"
+#include "dyn-value.h"
+
+G_BEGIN_DECLS
+
+/* The title of the collection that holds items without the partition key
+ * (a projection that left the key out). Not translated here. */
+#define DYN_COLLECTION_NO_KEY_TITLE "(no key)"
+
+/**
+ * DynCollection:
+ *
+ * One item collection: the items that share a partition-key value, as a
+ * GListModel of DynItemObject ordered by sort key (ascending, or descending
+ * when the model reads backwards). Items with equal sort keys (possible in a
+ * GSI) and items without the sort key keep arrival order; a missing sort key
+ * sorts before every value.
+ *
+ * Properties: "partition-key-value" (DynValue, NULL for the "(no key)"
+ * collection), "title" (the key as text: a string as is, a number's text,
+ * binary as base64), "n-items".
+ */
+#define DYN_TYPE_COLLECTION (dyn_collection_get_type ())
+G_DECLARE_FINAL_TYPE (DynCollection, dyn_collection, DYN, COLLECTION, GObject)
+
+DynValue      *dyn_collection_get_partition_key_value (DynCollection *self);
+const char    *dyn_collection_get_title               (DynCollection *self);
+guint          dyn_collection_get_n_items             (DynCollection *self);
+/* Borrowed; g_list_model_get_item() returns a new reference instead. */
+DynItemObject *dyn_collection_peek_item               (DynCollection *self,
+                                                       guint          position);
+/* Where @item is in @self (binary search by sort key). */
+gboolean       dyn_collection_find                    (DynCollection *self,
+                                                       DynItemObject *item,
+                                                       guint         *position);
+
+/**
+ * DynCollectionModel:
+ *
+ * The rows of a Query or Scan grouped into item collections, built page by
+ * page. The model itself is a GListModel of DynCollection in order of first
+ * appearance (the order the server returned the partitions in);
+ * dyn_collection_model_get_flat_model() lists every DynItemObject in arrival
+ * order (grouping switched off). Each DynCollection is itself the child model
+ * for a GtkTreeListModel (see dyn_collection_model_create_child_model()).
+ *
+ * Each dyn_collection_model_append_page() emits at most one items-changed on
+ * the model (new collections at the end), one on the flat model (the page at
+ * the end) and, for collections that already existed, one per inserted run of
+ * items (one when the items go to the end, as they do when a partition
+ * continues on the next page).
+ *
+ * Items without the partition key attribute go into one collection titled
+ * DYN_COLLECTION_NO_KEY_TITLE, placed where the first such item appeared.
+ * A collection whose last item is removed leaves the model.
+ *
+ * The model knows the attribute names it has seen: key attributes first (in
+ * key order, once seen), then the others in first-seen order. The
+ * "attributes-changed" signal (position, removed, added) tells when the list
+ * changes; usually new names are appended.
+ *
+ * Properties: "partition-key", "sort-key", "descending" (construct-only),
+ * "n-items" (collections), "n-items-total" (items), "n-attributes".
+ */
+#define DYN_TYPE_COLLECTION_MODEL (dyn_collection_model_get_type ())
+G_DECLARE_FINAL_TYPE (DynCollectionModel, dyn_collection_model, DYN, COLLECTION_MODEL, GObject)
+
+/* @sort_key may be NULL (a simple key); @descending follows the read's
+ * ScanIndexForward=false. */
+DynCollectionModel *dyn_collection_model_new               (const char          *partition_key,
+                                                            const char          *sort_key,
+                                                            gboolean             descending) G_GNUC_WARN_UNUSED_RESULT;
+DynCollectionModel *dyn_collection_model_new_for_schema    (const DynKeySchema  *keys,
+                                                            gboolean             descending) G_GNUC_WARN_UNUSED_RESULT;
+
+const char         *dyn_collection_model_get_partition_key (DynCollectionModel  *self);
+const char         *dyn_collection_model_get_sort_key      (DynCollectionModel  *self);
+gboolean            dyn_collection_model_get_descending    (DynCollectionModel  *self);
+
+/**
+ * dyn_collection_model_append_page:
+ * @items: (element-type DynValue): a page of items (type M); the model takes
+ *   references, @items is not changed
+ *
+ * Adds a page of items, as a DynPageFunc may pass it.
+ */
+void                dyn_collection_model_append_page       (DynCollectionModel  *self,
+                                                            GPtrArray           *items);
+/* A DynPageFunc (dyn-pager.h) that appends the page to @model:
+ * dyn_pager_run_async (pager, 1, 0, dyn_collection_model_page_func, model, …). */
+void                dyn_collection_model_page_func         (GPtrArray           *items,
+                                                            gpointer             model);
+/* Removes everything (collections, items, known attributes). */
+void                dyn_collection_model_clear             (DynCollectionModel  *self);
+
+guint               dyn_collection_model_get_n_items_total (DynCollectionModel  *self);
+guint               dyn_collection_model_get_n_collections (DynCollectionModel  *self);
+/* Borrowed: a GListModel of every DynItemObject in arrival order. */
+GListModel         *dyn_collection_model_get_flat_model    (DynCollectionModel  *self);
+/* Borrowed. */
+DynCollection      *dyn_collection_model_peek_collection   (DynCollectionModel  *self,
+                                                            guint                position);
+
+/* The known attribute names, NULL-terminated, borrowed (valid until the next
+ * change). */
+const char * const *dyn_collection_model_get_attributes    (DynCollectionModel  *self,
+                                                            guint               *n_attributes);
+
+/**
+ * dyn_collection_model_lookup_collection:
+ * @pk_value: (nullable): a partition-key value; NULL for the "(no key)" collection
+ *
+ * Returns: (transfer none) (nullable): the collection
+ */
+DynCollection      *dyn_collection_model_lookup_collection (DynCollectionModel  *self,
+                                                            const DynValue      *pk_value);
+/**
+ * dyn_collection_model_lookup:
+ * @key: a map of key attributes (e.g. {EntityRef, Detail})
+ *
+ * Finds the first item (in collection order) whose attributes equal every
+ * member of @key. When @key holds the model's partition key (and sort key),
+ * the search is a hash lookup plus a binary search; otherwise it scans.
+ *
+ * Returns: (transfer none) (nullable): the item object
+ */
+DynItemObject      *dyn_collection_model_lookup            (DynCollectionModel  *self,
+                                                            const DynValue      *key);
+/**
+ * dyn_collection_model_insert:
+ *
+ * Adds one item (after a create), like a page of one.
+ *
+ * Returns: (transfer none): the new item object
+ */
+DynItemObject      *dyn_collection_model_insert            (DynCollectionModel  *self,
+                                                            DynValue            *item);
+/**
+ * dyn_collection_model_replace:
+ * @old: an item object of this model
+ * @item: the item as it is now (after a write)
+ *
+ * Puts a new DynItemObject for @item in the place of @old. With the same key
+ * values it keeps @old's positions (items-changed with 1 removed, 1 added);
+ * otherwise it moves to where its keys belong. In the flat model it always
+ * keeps @old's position. @old leaves the model (its state is not copied).
+ *
+ * Returns: (transfer none) (nullable): the new item object, NULL when @old is
+ *   not in this model
+ */
+DynItemObject      *dyn_collection_model_replace           (DynCollectionModel  *self,
+                                                            DynItemObject       *old,
+                                                            DynValue            *item);
+/* Removes @item (after a delete); FALSE when it is not in this model. */
+gboolean            dyn_collection_model_remove            (DynCollectionModel  *self,
+                                                            DynItemObject       *item);
+
+/**
+ * dyn_collection_model_create_child_model:
+ * @item: a row of the tree (a DynCollection or a DynItemObject)
+ *
+ * A GtkTreeListModelCreateModelFunc: a DynCollection's children are itself,
+ * an item has none.
+ *
+ * Returns: (transfer full) (nullable): the child model
+ */
+GListModel         *dyn_collection_model_create_child_model (gpointer            item,
+                                                             gpointer            user_data);
+
+G_END_DECLS

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include "dyn-item-object.h"
+
+G_BEGIN_DECLS
+
+/* Internals shared by dyn-item-object.c and dyn-collections.c, which reads
+ * the fields directly in its hot loops. */
+
+struct _DynItemObject
+{
+  GObject     parent_instance;
+
+  DynValue   *item;          /* owned */
+  DynValue   *pk;            /* borrowed from item */
+  DynValue   *sk;            /* borrowed from item */
+  gpointer    owner;         /* the DynCollection holding it, not a reference */
+  const char *entity_type;   /* interned, computed on first use */
+  guint8      state;
+  guint8      type_from_pk : 1;
+  guint8      entity_known : 1;
+};
+
+/* Takes a reference to @item; @pk and @sk are borrowed from it. @type_key is
+ * the key the entity type comes from (@sk, or @pk for a simple key). */
+DynItemObject *_dyn_item_object_new        (DynValue      *item,
+                                            DynValue      *pk,
+                                            DynValue      *sk,
+                                            gboolean       type_from_pk) G_GNUC_WARN_UNUSED_RESULT;
+
+G_END_DECLS

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib-object.h>
+
+#include "dyn-value.h"
+
+G_BEGIN_DECLS
+
+/**
+ * DynItemState:
+ * @DYN_ITEM_STATE_UNCHANGED: the item as the server returned it
+ * @DYN_ITEM_STATE_ADDED: a new item, not yet written
+ * @DYN_ITEM_STATE_CHANGED: an edited item, not yet written
+ * @DYN_ITEM_STATE_DELETED: an item staged for deletion
+ *
+ * The editing state of a row. The collection model never changes it; the
+ * staged-edits logic does.
+ */
+typedef enum {
+  DYN_ITEM_STATE_UNCHANGED,
+  DYN_ITEM_STATE_ADDED,
+  DYN_ITEM_STATE_CHANGED,
+  DYN_ITEM_STATE_DELETED,
+} DynItemState;
+
+#define DYN_TYPE_ITEM_STATE (dyn_item_state_get_type ())
+GType dyn_item_state_get_type (void) G_GNUC_CONST;
+
+/**
+ * DynItemObject:
+ *
+ * One item (a DynValue of type M) as a GObject for list models. It holds a
+ * reference to the item; the key values are borrowed from it, nothing is
+ * copied. The entity type is the prefix of the sort key before the first
+ * '#' ("PROJ" for "PROJ#2026-0042", "META" for "META"); for a key schema
+ * without a sort key it is taken from the partition key the same way. Number
+ * and binary keys have no entity type.
+ *
+ * Properties: "item", "partition-key-value", "sort-key-value" (DynValue,
+ * read-only), "entity-type" (string, read-only), "state" (DynItemState,
+ * read-write).
+ */
+#define DYN_TYPE_ITEM_OBJECT (dyn_item_object_get_type ())
+G_DECLARE_FINAL_TYPE (DynItemObject, dyn_item_object, DYN, ITEM_OBJECT, GObject)
+
+/* Wraps @item; the key values are looked up by attribute name (@sort_key may
+ * be NULL for a simple key). */
+DynItemObject *dyn_item_object_new                     (DynValue      *item,
+                                                        const char    *partition_key,
+                                                        const char    *sort_key) G_GNUC_WARN_UNUSED_RESULT;
+
+DynValue      *dyn_item_object_get_item                (DynItemObject *self);
+/* The key values, borrowed from the item; NULL when the item lacks them. */
+DynValue      *dyn_item_object_get_partition_key_value (DynItemObject *self);
+DynValue      *dyn_item_object_get_sort_key_value      (DynItemObject *self);
+/* An interned string, or NULL. */
+const char    *dyn_item_object_get_entity_type         (DynItemObject *self);
+DynItemState   dyn_item_object_get_state               (DynItemObject *self);
+void           dyn_item_object_set_state               (DynItemObject *self,
+                                                        DynItemState   state);
+
+/**
+ * dyn_entity_type_from_key:
+ * @key: (nullable): a key value
+ *
+ * The entity type a key value names: for a string, the text before the first
+ * '#' (the whole string when it has none); NULL for an empty string, a
+ * number, a binary value or NULL. Returns an interned string.
+ */
+const char    *dyn_entity_type_from_key                (const DynValue *key);
+
+G_END_DECLS
