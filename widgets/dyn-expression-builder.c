@@ -1,0 +1,1551 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dyn-expression-builder"
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "dyn-error.h"
+#include "dyn-expr-condition-row.h"
+#include "dyn-expr-group-row.h"
+#include "dyn-expr-update-row.h"
+#include "dyn-expression-builder.h"
+#include "dyn-expression-builder-private.h"
+#include "dyn-widgets-enums.h"
+#include "dyn-widgets-resources.h"
+
+#define PARSE_DELAY_MS 350
+
+struct _DynExpressionBuilder
+{
+  AdwBin              parent_instance;
+
+  DynExprRole         kind;
+  DynTableKeys       *table;
+  char               *index;
+  DynSnippetLanguage  language;
+  char               *endpoint;
+  char               *region;
+  GtkListStore       *completion;
+  GHashTable         *known;            /* attribute names seen */
+  DynExprNode        *node;             /* what the rows (or the raw text) say */
+  DynExprNode        *raw_node;         /* text rows cannot show */
+  DynExprContext     *context;          /* the valid compilation, or NULL */
+  GPtrArray          *messages;         /* NULL-terminated */
+  char               *parse_error;
+  char               *plan;
+  char               *snippet;
+  guint               parse_source;
+  guint               freeze;
+  guint               refreshing : 1;
+  guint               text_is_source : 1;
+  guint               setting_text : 1;
+  guint               updating_index : 1;
+
+  DynExprGroupRow    *root;
+
+  AdwToastOverlay    *toast_overlay;
+  GtkBox             *index_box;
+  GtkDropDown        *index_dropdown;
+  GtkTextView        *text_view;
+  GtkLabel           *parse_error_label;
+  GtkLabel           *raw_label;
+  AdwBin             *rows_bin;
+  GtkLabel           *field_label;
+  GtkLabel           *expression_label;
+  GtkLabel           *names_label;
+  GtkLabel           *values_label;
+  GtkBox             *plan_box;
+  GtkLabel           *plan_label;
+  GtkLabel           *plan_reason_label;
+  GtkLabel           *plan_suggestion_label;
+  GtkLabel           *problems_label;
+  GtkDropDown        *language_dropdown;
+  GtkTextView        *snippet_view;
+};
+
+enum {
+  PROP_0,
+  PROP_KIND,
+  PROP_INDEX,
+  PROP_SNIPPET_LANGUAGE,
+  PROP_EXPRESSION,
+  PROP_VALID,
+  PROP_PARSE_ERROR,
+  PROP_SNIPPET,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (DynExpressionBuilder, dyn_expression_builder, ADW_TYPE_BIN)
+
+static GParamSpec *properties[N_PROPS];
+
+static const DynExprRowOp key_partition_ops[] = { DYN_EXPR_ROW_EQ };
+static const DynExprRowOp key_sort_ops[] = {
+  DYN_EXPR_ROW_EQ, DYN_EXPR_ROW_LT, DYN_EXPR_ROW_LE, DYN_EXPR_ROW_GT, DYN_EXPR_ROW_GE,
+  DYN_EXPR_ROW_BETWEEN, DYN_EXPR_ROW_BEGINS_WITH,
+};
+static const DynExprRowOp condition_ops[] = {
+  DYN_EXPR_ROW_EQ, DYN_EXPR_ROW_NE, DYN_EXPR_ROW_LT, DYN_EXPR_ROW_LE, DYN_EXPR_ROW_GT, DYN_EXPR_ROW_GE,
+  DYN_EXPR_ROW_BETWEEN, DYN_EXPR_ROW_IN, DYN_EXPR_ROW_BEGINS_WITH, DYN_EXPR_ROW_CONTAINS,
+  DYN_EXPR_ROW_EXISTS, DYN_EXPR_ROW_NOT_EXISTS, DYN_EXPR_ROW_TYPE,
+  DYN_EXPR_ROW_SIZE_EQ, DYN_EXPR_ROW_SIZE_NE, DYN_EXPR_ROW_SIZE_LT, DYN_EXPR_ROW_SIZE_LE,
+  DYN_EXPR_ROW_SIZE_GT, DYN_EXPR_ROW_SIZE_GE,
+};
+
+static void refresh (DynExpressionBuilder *self);
+
+/* g_set_str() is GLib 2.76. */
+static gboolean
+set_str (char       **str,
+         const char  *value)
+{
+  if (g_strcmp0 (*str, value) == 0)
+    return FALSE;
+  g_free (*str);
+  *str = g_strdup (value);
+  return TRUE;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+void
+_dyn_widgets_ensure_resources (void)
+{
+  /* Referencing the resource links its object file (and the constructor
+   * that registers it) into programs using the static library. */
+  (void) dyn_widgets_get_resource ();
+}
+
+/* ------------------------------------------------------------------------ */
+/* Helpers */
+
+static DynTableKeys *
+table_keys_copy (const DynTableKeys *src)
+{
+  DynTableKeys *copy;
+
+  copy = dyn_table_keys_new (src->table.name,
+                             src->table.keys.partition_key, src->table.keys.partition_type,
+                             src->table.keys.sort_key, src->table.keys.sort_type);
+  for (guint i = 0; src->indexes != NULL && i < src->indexes->len; i++)
+    {
+      const DynIndexInfo *info = src->indexes->pdata[i];
+      DynIndexInfo *added;
+
+      added = dyn_table_keys_add_index (copy, info->name, info->kind,
+                                        info->keys.partition_key, info->keys.partition_type,
+                                        info->keys.sort_key, info->keys.sort_type,
+                                        info->projection);
+      added->non_key_attributes = g_strdupv (info->non_key_attributes);
+    }
+  copy->table.projection = src->table.projection;
+  return copy;
+}
+
+static const DynKeySchema *
+index_keys (DynExpressionBuilder *self)
+{
+  const DynIndexInfo *info;
+
+  if (self->table == NULL)
+    return NULL;
+  info = dyn_table_keys_lookup (self->table, self->index);
+  return info != NULL ? &info->keys : &self->table->table.keys;
+}
+
+/* The key schema the compiler checks the kind against. */
+static const DynKeySchema *
+rule_keys (DynExpressionBuilder *self)
+{
+  switch (self->kind)
+    {
+    case DYN_EXPR_ROLE_KEY_CONDITION:
+      return index_keys (self);
+    case DYN_EXPR_ROLE_UPDATE:
+      return self->table ? &self->table->table.keys : NULL;
+    default:
+      return NULL;
+    }
+}
+
+static gboolean
+has_groups (DynExprRole kind)
+{
+  return kind == DYN_EXPR_ROLE_FILTER || kind == DYN_EXPR_ROLE_CONDITION;
+}
+
+static gboolean
+has_plan (DynExprRole kind)
+{
+  return kind == DYN_EXPR_ROLE_KEY_CONDITION || kind == DYN_EXPR_ROLE_FILTER;
+}
+
+static void
+add_completion_name (DynExpressionBuilder *self,
+                     GHashTable           *seen,
+                     const char           *name)
+{
+  GtkTreeIter iter;
+
+  if (name == NULL || !g_hash_table_add (seen, (gpointer) name))
+    return;
+  gtk_list_store_append (self->completion, &iter);
+  gtk_list_store_set (self->completion, &iter, 0, name, -1);
+}
+
+static void
+rebuild_completion (DynExpressionBuilder *self)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree const char **known = NULL;
+
+  gtk_list_store_clear (self->completion);
+  if (self->table != NULL)
+    {
+      add_completion_name (self, seen, self->table->table.keys.partition_key);
+      add_completion_name (self, seen, self->table->table.keys.sort_key);
+      for (guint i = 0; self->table->indexes != NULL && i < self->table->indexes->len; i++)
+        {
+          const DynIndexInfo *info = self->table->indexes->pdata[i];
+
+          add_completion_name (self, seen, info->keys.partition_key);
+          add_completion_name (self, seen, info->keys.sort_key);
+        }
+    }
+  known = (const char **) g_hash_table_get_keys_as_array (self->known, NULL);
+  g_qsort_with_data (known, g_hash_table_size (self->known), sizeof (char *),
+                     compare_names, NULL);
+  for (guint i = 0; known[i] != NULL; i++)
+    add_completion_name (self, seen, known[i]);
+}
+
+void
+_dyn_expression_setup_completion (GtkEntry     *entry,
+                                  GtkTreeModel *model)
+{
+  g_autoptr(GtkEntryCompletion) completion = gtk_entry_completion_new ();
+
+  gtk_entry_completion_set_model (completion, model);
+  gtk_entry_completion_set_text_column (completion, 0);
+  gtk_entry_completion_set_inline_completion (completion, TRUE);
+  gtk_entry_completion_set_popup_single_match (completion, FALSE);
+  gtk_entry_completion_set_minimum_key_length (completion, 1);
+  gtk_entry_set_completion (entry, completion);
+}
+
+static void
+collect_names (DynExpressionBuilder *self,
+               DynExprNode          *node,
+               gboolean             *added)
+{
+  if (dyn_expr_node_get_kind (node) == DYN_EXPR_PATH)
+    {
+      const DynExprPath *path = dyn_expr_node_get_path (node);
+      gboolean placeholder = FALSE;
+      const char *name = dyn_expr_path_get_name (path, 0, &placeholder);
+
+      if (name != NULL && !placeholder && !g_hash_table_contains (self->known, name))
+        {
+          g_hash_table_add (self->known, g_strdup (name));
+          *added = TRUE;
+        }
+      return;
+    }
+  for (guint i = 0; i < dyn_expr_node_get_n_children (node); i++)
+    collect_names (self, dyn_expr_node_get_child (node, i), added);
+}
+
+static char *
+pretty_json (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_indent (generator, 2);
+  json_generator_set_root (generator, node);
+  return json_generator_to_data (generator, NULL);
+}
+
+static DynValue *
+sample_key_value (DynValueType type,
+                  const char  *name)
+{
+  switch (type)
+    {
+    case DYN_VALUE_N:
+      return dyn_value_new_number ("0", NULL);
+    case DYN_VALUE_B:
+      {
+        g_autoptr(GBytes) bytes = g_bytes_new_static ("\0", 1);
+
+        return dyn_value_new_binary (bytes);
+      }
+    default:
+      {
+        g_autofree char *text = g_strdup_printf ("<%s>", name);
+
+        return dyn_value_new_string (text);
+      }
+    }
+}
+
+/* A key with placeholder values for the item requests a snippet shows. */
+static DynValue *
+sample_key (DynExpressionBuilder *self)
+{
+  DynValue *key = dyn_value_new_map ();
+  const DynKeySchema *keys = self->table ? &self->table->table.keys : NULL;
+
+  if (keys == NULL)
+    {
+      dyn_value_map_take (key, "PK", dyn_value_new_string ("<PK>"));
+      return key;
+    }
+  dyn_value_map_take (key, keys->partition_key, sample_key_value (keys->partition_type, keys->partition_key));
+  if (keys->sort_key != NULL)
+    dyn_value_map_take (key, keys->sort_key, sample_key_value (keys->sort_type, keys->sort_key));
+  return key;
+}
+
+static DynRequest *
+build_request (DynExpressionBuilder *self)
+{
+  const char *table = self->table ? self->table->table.name : "MyTable";
+  const char *expression = dyn_expression_builder_get_expression (self);
+  DynRequest *request;
+
+  switch (self->kind)
+    {
+    case DYN_EXPR_ROLE_KEY_CONDITION:
+      request = dyn_request_new (DYN_OP_QUERY, table);
+      request->index = g_strdup (self->index);
+      request->key_condition = g_strdup (expression);
+      break;
+    case DYN_EXPR_ROLE_FILTER:
+      request = dyn_request_new (DYN_OP_SCAN, table);
+      request->index = g_strdup (self->index);
+      request->filter = g_strdup (expression);
+      break;
+    case DYN_EXPR_ROLE_CONDITION:
+      request = dyn_request_new (DYN_OP_DELETE_ITEM, table);
+      request->key = sample_key (self);
+      request->condition = g_strdup (expression);
+      break;
+    case DYN_EXPR_ROLE_UPDATE:
+      request = dyn_request_new (DYN_OP_UPDATE_ITEM, table);
+      request->key = sample_key (self);
+      request->update = g_strdup (expression);
+      break;
+    case DYN_EXPR_ROLE_PROJECTION:
+    default:
+      request = dyn_request_new (DYN_OP_GET_ITEM, table);
+      request->key = sample_key (self);
+      request->projection = g_strdup (expression);
+      break;
+    }
+
+  if (self->context != NULL)
+    {
+      for (guint i = 0; i < dyn_expr_context_get_n_names (self->context); i++)
+        {
+          const char *attribute = NULL;
+          const char *placeholder = dyn_expr_context_get_name (self->context, i, &attribute);
+
+          dyn_request_add_name (request, placeholder, attribute);
+        }
+      for (guint i = 0; i < dyn_expr_context_get_n_values (self->context); i++)
+        {
+          DynValue *value = NULL;
+          const char *placeholder = dyn_expr_context_get_value (self->context, i, &value);
+
+          dyn_request_add_value (request, placeholder, value);
+        }
+    }
+  return request;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rows */
+
+static void
+update_row_operators (DynExpressionBuilder *self,
+                      DynExprGroupRow      *group)
+{
+  const DynKeySchema *keys = index_keys (self);
+  guint n = dyn_expr_group_row_get_n_items (group);
+
+  for (guint i = 0; i < n; i++)
+    {
+      GtkWidget *item = dyn_expr_group_row_get_item (group, i);
+      DynExprConditionRow *row;
+      g_autofree char *path = NULL;
+
+      if (DYN_IS_EXPR_GROUP_ROW (item))
+        {
+          update_row_operators (self, DYN_EXPR_GROUP_ROW (item));
+          continue;
+        }
+      if (!DYN_IS_EXPR_CONDITION_ROW (item))
+        continue;
+      row = DYN_EXPR_CONDITION_ROW (item);
+      if (dyn_expr_condition_row_get_projection (row))
+        continue;
+      path = g_strstrip (g_strdup (dyn_expr_condition_row_get_path (row)));
+
+      if (self->kind == DYN_EXPR_ROLE_KEY_CONDITION)
+        {
+          gboolean partition = keys != NULL ? g_strcmp0 (path, keys->partition_key) == 0 : i == 0;
+
+          if (partition)
+            dyn_expr_condition_row_set_allowed_operators (row, key_partition_ops,
+                                                          G_N_ELEMENTS (key_partition_ops));
+          else
+            dyn_expr_condition_row_set_allowed_operators (row, key_sort_ops, G_N_ELEMENTS (key_sort_ops));
+        }
+      else
+        dyn_expr_condition_row_set_allowed_operators (row, condition_ops, G_N_ELEMENTS (condition_ops));
+
+      if (keys != NULL && keys->partition_key != NULL && g_strcmp0 (path, keys->partition_key) == 0)
+        dyn_expr_condition_row_suggest_type (row, keys->partition_type);
+      else if (keys != NULL && keys->sort_key != NULL && g_strcmp0 (path, keys->sort_key) == 0)
+        dyn_expr_condition_row_suggest_type (row, keys->sort_type);
+    }
+}
+
+/* The row or non-root group that holds the focus. */
+static GtkWidget *
+focused_item (DynExpressionBuilder *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+
+  for (GtkWidget *w = focus; w != NULL && w != GTK_WIDGET (self); w = gtk_widget_get_parent (w))
+    {
+      if (DYN_IS_EXPR_CONDITION_ROW (w) || DYN_IS_EXPR_UPDATE_ROW (w))
+        return w;
+      if (DYN_IS_EXPR_GROUP_ROW (w))
+        return dyn_expr_group_row_get_root (DYN_EXPR_GROUP_ROW (w)) ? NULL : w;
+    }
+  return NULL;
+}
+
+static DynExprGroupRow *
+focused_group (DynExpressionBuilder *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *group = NULL;
+
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->root)))
+    group = gtk_widget_get_ancestor (focus, DYN_TYPE_EXPR_GROUP_ROW);
+  return group ? DYN_EXPR_GROUP_ROW (group) : self->root;
+}
+
+void
+_dyn_expression_builder_remove_row (GtkWidget *row)
+{
+  GtkWidget *builder = gtk_widget_get_ancestor (row, DYN_TYPE_EXPRESSION_BUILDER);
+  GtkWidget *parent = gtk_widget_get_parent (row);
+  GtkWidget *group = parent ? gtk_widget_get_ancestor (parent, DYN_TYPE_EXPR_GROUP_ROW) : NULL;
+  GtkWidget *next;
+
+  if (group == NULL)
+    return;
+  next = gtk_widget_get_next_sibling (row);
+  if (next == NULL)
+    next = gtk_widget_get_prev_sibling (row);
+  dyn_expr_group_row_remove (DYN_EXPR_GROUP_ROW (group), row);
+  /* Keep the keyboard user where they were. */
+  if (builder != NULL && gtk_widget_get_mapped (builder))
+    gtk_widget_child_focus (next ? next : group, GTK_DIR_TAB_FORWARD);
+}
+
+GtkWidget *
+_dyn_expression_builder_get_text_view (GtkWidget *builder)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (builder), NULL);
+  return GTK_WIDGET (DYN_EXPRESSION_BUILDER (builder)->text_view);
+}
+
+void
+_dyn_expression_builder_changed (GtkWidget *descendant)
+{
+  GtkWidget *builder = gtk_widget_get_ancestor (descendant, DYN_TYPE_EXPRESSION_BUILDER);
+
+  if (builder != NULL)
+    refresh (DYN_EXPRESSION_BUILDER (builder));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output */
+
+static void
+set_text_quietly (DynExpressionBuilder *self,
+                  const char           *text)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
+  g_autofree char *current = NULL;
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  current = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  if (g_strcmp0 (current, text) == 0)
+    return;
+  self->setting_text = TRUE;
+  gtk_text_buffer_set_text (buffer, text, -1);
+  self->setting_text = FALSE;
+}
+
+static void
+show_names_and_values (DynExpressionBuilder *self)
+{
+  g_autoptr(JsonBuilder) names = json_builder_new ();
+  g_autoptr(JsonBuilder) values = json_builder_new ();
+  g_autoptr(JsonNode) names_root = NULL;
+  g_autoptr(JsonNode) values_root = NULL;
+  g_autofree char *names_text = NULL;
+  g_autofree char *values_text = NULL;
+
+  if (self->context == NULL)
+    {
+      gtk_label_set_label (self->names_label, "—");
+      gtk_label_set_label (self->values_label, "—");
+      return;
+    }
+
+  json_builder_begin_object (names);
+  for (guint i = 0; i < dyn_expr_context_get_n_names (self->context); i++)
+    {
+      const char *attribute = NULL;
+
+      json_builder_set_member_name (names, dyn_expr_context_get_name (self->context, i, &attribute));
+      json_builder_add_string_value (names, attribute);
+    }
+  json_builder_end_object (names);
+
+  json_builder_begin_object (values);
+  for (guint i = 0; i < dyn_expr_context_get_n_values (self->context); i++)
+    {
+      DynValue *value = NULL;
+
+      json_builder_set_member_name (values, dyn_expr_context_get_value (self->context, i, &value));
+      /* DynamoDB JSON keeps numbers as strings: nothing passes a double. */
+      json_builder_add_value (values, dyn_value_to_ddb_json (value));
+    }
+  json_builder_end_object (values);
+
+  names_root = json_builder_get_root (names);
+  values_root = json_builder_get_root (values);
+  names_text = dyn_expr_context_get_n_names (self->context) ? pretty_json (names_root) : g_strdup ("{}");
+  values_text = dyn_expr_context_get_n_values (self->context) ? pretty_json (values_root) : g_strdup ("{}");
+  gtk_label_set_label (self->names_label, names_text);
+  gtk_label_set_label (self->values_label, values_text);
+}
+
+static void
+show_plan (DynExpressionBuilder *self,
+           DynExprPlan          *plan)
+{
+  g_clear_pointer (&self->plan, g_free);
+  gtk_widget_set_visible (GTK_WIDGET (self->plan_box), plan != NULL);
+  if (plan == NULL)
+    return;
+
+  {
+    const char *target = plan->index_name ? plan->index_name
+                                          : (self->table ? self->table->table.name : "");
+    g_autofree char *title = NULL;
+
+    if (plan->operation == DYN_EXPR_PLAN_QUERY)
+      title = plan->index_name ? g_strdup_printf (_("Query on index %s"), target)
+                               : g_strdup_printf (_("Query on table %s"), target);
+    else
+      title = plan->index_name ? g_strdup_printf (_("Scan of index %s"), target)
+                               : g_strdup_printf (_("Scan of table %s"), target);
+    gtk_label_set_label (self->plan_label, title);
+    gtk_widget_remove_css_class (GTK_WIDGET (self->plan_label), "success");
+    gtk_widget_remove_css_class (GTK_WIDGET (self->plan_label), "warning");
+    gtk_widget_add_css_class (GTK_WIDGET (self->plan_label),
+                              plan->operation == DYN_EXPR_PLAN_QUERY ? "success" : "warning");
+    gtk_label_set_label (self->plan_reason_label, plan->reason);
+    self->plan = g_strdup_printf ("%s · %s", title, plan->reason ? plan->reason : "");
+  }
+
+  if (plan->suggestion != NULL)
+    {
+      g_autofree char *kc = plan->suggested_key_condition
+                              ? dyn_expr_node_to_string (plan->suggested_key_condition) : NULL;
+      g_autofree char *text = NULL;
+
+      text = kc ? g_strdup_printf (_("Suggestion: %s, with key condition %s"), plan->suggestion, kc)
+                : g_strdup_printf (_("Suggestion: %s"), plan->suggestion);
+      gtk_label_set_label (self->plan_suggestion_label, text);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->plan_suggestion_label), plan->suggestion != NULL);
+}
+
+static void
+show_messages (DynExpressionBuilder *self)
+{
+  GtkWidget *label = GTK_WIDGET (self->problems_label);
+
+  gtk_widget_remove_css_class (label, "error");
+  gtk_widget_remove_css_class (label, "success");
+  gtk_widget_remove_css_class (label, "dim-label");
+  if (self->messages->len > 1)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      for (guint i = 0; i + 1 < self->messages->len; i++)
+        g_string_append_printf (text, "%s• %s", i ? "\n" : "", (char *) self->messages->pdata[i]);
+      gtk_label_set_label (self->problems_label, text->str);
+      gtk_widget_add_css_class (label, "error");
+    }
+  else if (self->node != NULL)
+    {
+      gtk_label_set_label (self->problems_label, _("No problems found"));
+      gtk_widget_add_css_class (label, "success");
+    }
+  else
+    {
+      gtk_label_set_label (self->problems_label, _("Nothing to check yet"));
+      gtk_widget_add_css_class (label, "dim-label");
+    }
+}
+
+static void
+update_snippet (DynExpressionBuilder *self)
+{
+  g_autoptr(DynRequest) request = build_request (self);
+  g_autofree char *snippet = dyn_snippet_generate (self->language, request, self->endpoint, self->region);
+
+  if (g_strcmp0 (snippet, self->snippet) == 0)
+    return;
+  g_free (self->snippet);
+  self->snippet = g_steal_pointer (&snippet);
+  {
+    GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->snippet_view);
+    GtkTextIter start, end;
+
+    gtk_text_buffer_set_text (buffer, self->snippet ? self->snippet : "", -1);
+    /* Code wraps at any character, but a hyphen would read as code. */
+    gtk_text_buffer_get_bounds (buffer, &start, &end);
+    gtk_text_buffer_apply_tag_by_name (buffer, "code", &start, &end);
+  }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNIPPET]);
+}
+
+static void
+refresh (DynExpressionBuilder *self)
+{
+  g_autoptr(DynExprContext) context = NULL;
+  g_autoptr(DynExprPlan) plan = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *old_expression = NULL;
+  gboolean was_valid;
+  gboolean row_problems;
+  const char *expression = NULL;
+
+  if (self->freeze > 0 || self->refreshing || self->root == NULL)
+    return;
+  self->refreshing = TRUE;
+
+  old_expression = g_strdup (dyn_expression_builder_get_expression (self));
+  was_valid = self->context != NULL;
+
+  update_row_operators (self, self->root);
+
+  g_ptr_array_set_size (self->messages, 0);
+  g_clear_pointer (&self->node, dyn_expr_node_unref);
+  if (self->raw_node != NULL)
+    self->node = dyn_expr_node_ref (self->raw_node);
+  else
+    self->node = dyn_expr_group_row_build (self->root, self->messages);
+  row_problems = self->messages->len > 0;
+
+  context = dyn_expr_context_new ();
+  if (rule_keys (self) != NULL)
+    dyn_expr_context_set_key_schema (context, rule_keys (self));
+  if (self->node != NULL)
+    {
+      expression = dyn_expr_context_add (context, self->kind, self->node, &error);
+      if (expression == NULL)
+        g_ptr_array_add (self->messages, g_strdup (error->message));
+      g_clear_error (&error);
+    }
+
+  g_clear_pointer (&self->context, dyn_expr_context_free);
+  if (self->node != NULL && self->messages->len == 0)
+    self->context = g_steal_pointer (&context);
+
+  if (has_plan (self->kind) && self->table != NULL)
+    {
+      gboolean usable = self->node != NULL && self->messages->len == 0;
+      DynExprNode *kc = usable && self->kind == DYN_EXPR_ROLE_KEY_CONDITION ? self->node : NULL;
+      DynExprNode *filter = usable && self->kind == DYN_EXPR_ROLE_FILTER ? self->node : NULL;
+
+      if (usable || self->node == NULL)
+        {
+          plan = dyn_expr_plan (self->table, self->index, kc, filter, &error);
+          if (plan == NULL && error != NULL)
+            g_ptr_array_add (self->messages, g_strdup (error->message));
+        }
+    }
+  g_ptr_array_add (self->messages, NULL);
+
+  /* Output. */
+  if (self->context != NULL)
+    gtk_label_set_label (self->expression_label, dyn_expression_builder_get_expression (self));
+  else
+    gtk_label_set_label (self->expression_label, self->node == NULL ? _("(empty)") : "—");
+  show_names_and_values (self);
+  show_plan (self, plan);
+  show_messages (self);
+  update_snippet (self);
+
+  /* Rows edited: the text follows them (but not while they are incomplete,
+   * and not when the text itself was just parsed into them). */
+  if (self->raw_node == NULL && !self->text_is_source && !row_problems)
+    {
+      g_autofree char *text = self->node ? dyn_expr_node_to_string (self->node) : g_strdup ("");
+
+      set_text_quietly (self, text);
+      if (self->parse_error != NULL)
+        {
+          GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
+          GtkTextIter start, end;
+
+          gtk_text_buffer_get_bounds (buffer, &start, &end);
+          gtk_text_buffer_remove_tag_by_name (buffer, "error", &start, &end);
+          g_clear_pointer (&self->parse_error, g_free);
+          gtk_widget_set_visible (GTK_WIDGET (self->parse_error_label), FALSE);
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PARSE_ERROR]);
+        }
+    }
+
+  self->refreshing = FALSE;
+
+  if (g_strcmp0 (old_expression, dyn_expression_builder_get_expression (self)) != 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPRESSION]);
+  if (was_valid != (self->context != NULL))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VALID]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text */
+
+static void
+set_parse_error (DynExpressionBuilder *self,
+                 const GError         *error,
+                 glong                 offset)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag_by_name (buffer, "error", &start, &end);
+
+  g_clear_pointer (&self->parse_error, g_free);
+  if (error != NULL)
+    {
+      self->parse_error = g_strdup (error->message);
+      gtk_label_set_label (self->parse_error_label, error->message);
+      if (offset >= 0)
+        {
+          gtk_text_buffer_get_iter_at_offset (buffer, &start, offset);
+          end = start;
+          if (!gtk_text_iter_forward_char (&end))
+            gtk_text_iter_backward_char (&start);
+          gtk_text_buffer_apply_tag_by_name (buffer, "error", &start, &end);
+        }
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->parse_error_label), error != NULL);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PARSE_ERROR]);
+}
+
+static void
+set_raw (DynExpressionBuilder *self,
+         DynExprNode          *raw)
+{
+  if (raw != NULL)
+    dyn_expr_node_ref (raw);
+  g_clear_pointer (&self->raw_node, dyn_expr_node_unref);
+  self->raw_node = raw;
+  gtk_widget_set_visible (GTK_WIDGET (self->raw_label), raw != NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->rows_bin), raw == NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "builder.add-row", raw == NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "builder.add-group", raw == NULL && has_groups (self->kind));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "builder.remove-row", raw == NULL);
+}
+
+static void
+parse_text (DynExpressionBuilder *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
+  g_autoptr(DynExprNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  GtkTextIter start, end;
+  glong offset = -1;
+  gboolean added = FALSE;
+  gboolean loaded;
+
+  g_clear_handle_id (&self->parse_source, g_source_remove);
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  text = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  g_strstrip (text);
+
+  if (text[0] != '\0')
+    {
+      node = dyn_expr_parse (text, self->kind, NULL, NULL, &offset, &error);
+      if (node == NULL)
+        {
+          /* The rows stay as they are until the text parses again; the
+           * offset counts from the stripped text. */
+          const char *raw = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+          glong lead = 0;
+
+          while (raw[lead] != '\0' && g_ascii_isspace (raw[lead]))
+            lead++;
+          g_free ((char *) raw);
+          set_parse_error (self, error, offset >= 0 ? offset + lead : -1);
+          return;
+        }
+      collect_names (self, node, &added);
+      if (added)
+        rebuild_completion (self);
+    }
+  if (self->parse_error != NULL)
+    set_parse_error (self, NULL, -1);
+
+  self->freeze++;
+  loaded = dyn_expr_group_row_load (self->root, node);
+  self->freeze--;
+  set_raw (self, loaded ? NULL : node);
+
+  self->text_is_source = TRUE;
+  refresh (self);
+  self->text_is_source = FALSE;
+}
+
+static gboolean
+parse_timeout_cb (gpointer user_data)
+{
+  DynExpressionBuilder *self = user_data;
+
+  self->parse_source = 0;
+  parse_text (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+text_changed_cb (DynExpressionBuilder *self)
+{
+  if (self->setting_text)
+    return;
+  g_clear_handle_id (&self->parse_source, g_source_remove);
+  self->parse_source = g_timeout_add (PARSE_DELAY_MS, parse_timeout_cb, self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kind, index */
+
+static void
+setup_root (DynExpressionBuilder *self)
+{
+  GtkWidget *root = dyn_expr_group_row_new (self->kind, TRUE, GTK_TREE_MODEL (self->completion));
+
+  self->root = DYN_EXPR_GROUP_ROW (root);
+  adw_bin_set_child (self->rows_bin, root);
+  gtk_label_set_label (self->field_label, dyn_expr_role_get_field (self->kind));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "builder.add-group", has_groups (self->kind));
+}
+
+static guint
+index_position (DynExpressionBuilder *self)
+{
+  for (guint i = 0; self->table && self->table->indexes && i < self->table->indexes->len; i++)
+    if (g_strcmp0 (((DynIndexInfo *) self->table->indexes->pdata[i])->name, self->index) == 0)
+      return i + 1;
+  return 0;
+}
+
+/* The drop-down of the table and its indexes; rebuilt when the table changes. */
+static void
+update_index_list (DynExpressionBuilder *self)
+{
+  g_autoptr(GtkStringList) model = gtk_string_list_new (NULL);
+
+  if (self->table != NULL)
+    {
+      g_autofree char *table = g_strdup_printf (_("Table %s"), self->table->table.name);
+
+      gtk_string_list_append (model, table);
+      for (guint i = 0; self->table->indexes != NULL && i < self->table->indexes->len; i++)
+        {
+          const DynIndexInfo *info = self->table->indexes->pdata[i];
+          g_autofree char *label = NULL;
+
+          label = g_strdup_printf (info->kind == DYN_INDEX_LOCAL ? _("Local index %s") : _("Global index %s"),
+                                   info->name);
+          gtk_string_list_append (model, label);
+        }
+    }
+  self->updating_index = TRUE;
+  gtk_drop_down_set_model (self->index_dropdown, G_LIST_MODEL (model));
+  gtk_drop_down_set_selected (self->index_dropdown, index_position (self));
+  self->updating_index = FALSE;
+  gtk_widget_set_visible (GTK_WIDGET (self->index_box),
+                          has_plan (self->kind) && self->table != NULL &&
+                          self->table->indexes != NULL && self->table->indexes->len > 0);
+}
+
+static void
+index_selected_cb (DynExpressionBuilder *self)
+{
+  guint pos = gtk_drop_down_get_selected (self->index_dropdown);
+  const char *name = NULL;
+
+  if (self->table == NULL || self->updating_index)
+    return;
+  if (pos > 0 && self->table->indexes != NULL && pos - 1 < self->table->indexes->len)
+    name = ((DynIndexInfo *) self->table->indexes->pdata[pos - 1])->name;
+  dyn_expression_builder_set_index (self, name);
+}
+
+static void
+language_selected_cb (DynExpressionBuilder *self)
+{
+  guint pos = gtk_drop_down_get_selected (self->language_dropdown);
+
+  if (pos < DYN_SNIPPET_N_LANGUAGES)
+    dyn_expression_builder_set_snippet_language (self, (DynSnippetLanguage) pos);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions */
+
+static void
+add_row_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (widget);
+  GtkWidget *row = dyn_expr_group_row_add_row (focused_group (self));
+
+  gtk_widget_grab_focus (row);
+}
+
+static void
+add_group_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (widget);
+  DynExprGroupRow *group = dyn_expr_group_row_add_group (focused_group (self));
+  GtkWidget *row;
+
+  self->freeze++;
+  row = dyn_expr_group_row_add_row (group);
+  self->freeze--;
+  refresh (self);
+  gtk_widget_grab_focus (row);
+}
+
+static void
+remove_row_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (widget);
+  GtkWidget *item = focused_item (self);
+  guint n;
+
+  if (item == NULL)
+    {
+      n = dyn_expr_group_row_get_n_items (self->root);
+      if (n == 0)
+        return;
+      item = dyn_expr_group_row_get_item (self->root, n - 1);
+    }
+  _dyn_expression_builder_remove_row (item);
+}
+
+static void
+clear_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  dyn_expression_builder_set_text (DYN_EXPRESSION_BUILDER (widget), "");
+}
+
+static void
+copy_snippet_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (widget);
+
+  if (self->snippet == NULL)
+    return;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), self->snippet);
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Snippet copied")));
+}
+
+static gboolean
+remove_shortcut_cb (GtkWidget *widget,
+                    GVariant  *args,
+                    gpointer   user_data)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+
+  /* In the text view Ctrl+Delete deletes a word, as everywhere. */
+  if (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->root)) || self->raw_node != NULL)
+    return FALSE;
+  return gtk_widget_activate_action (widget, "builder.remove-row", NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject */
+
+static void
+dyn_expression_builder_get_property (GObject    *object,
+                                     guint       prop_id,
+                                     GValue     *value,
+                                     GParamSpec *pspec)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_KIND:
+      g_value_set_enum (value, self->kind);
+      break;
+    case PROP_INDEX:
+      g_value_set_string (value, self->index);
+      break;
+    case PROP_SNIPPET_LANGUAGE:
+      g_value_set_enum (value, self->language);
+      break;
+    case PROP_EXPRESSION:
+      g_value_set_string (value, dyn_expression_builder_get_expression (self));
+      break;
+    case PROP_VALID:
+      g_value_set_boolean (value, self->context != NULL);
+      break;
+    case PROP_PARSE_ERROR:
+      g_value_set_string (value, self->parse_error);
+      break;
+    case PROP_SNIPPET:
+      g_value_set_string (value, self->snippet);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyn_expression_builder_set_property (GObject      *object,
+                                     guint         prop_id,
+                                     const GValue *value,
+                                     GParamSpec   *pspec)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_KIND:
+      dyn_expression_builder_set_kind (self, g_value_get_enum (value));
+      break;
+    case PROP_INDEX:
+      dyn_expression_builder_set_index (self, g_value_get_string (value));
+      break;
+    case PROP_SNIPPET_LANGUAGE:
+      dyn_expression_builder_set_snippet_language (self, g_value_get_enum (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyn_expression_builder_dispose (GObject *object)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (object);
+
+  g_clear_handle_id (&self->parse_source, g_source_remove);
+  /* Rows report changes while they are torn down; nothing listens now. */
+  self->freeze++;
+  self->root = NULL;
+  /* The template's top widget is the AdwBin child: let AdwBin drop it first. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_EXPRESSION_BUILDER);
+  g_clear_object (&self->completion);
+  G_OBJECT_CLASS (dyn_expression_builder_parent_class)->dispose (object);
+}
+
+static void
+dyn_expression_builder_finalize (GObject *object)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (object);
+
+  g_clear_pointer (&self->table, dyn_table_keys_free);
+  g_clear_pointer (&self->index, g_free);
+  g_clear_pointer (&self->endpoint, g_free);
+  g_clear_pointer (&self->region, g_free);
+  g_clear_pointer (&self->known, g_hash_table_unref);
+  g_clear_pointer (&self->node, dyn_expr_node_unref);
+  g_clear_pointer (&self->raw_node, dyn_expr_node_unref);
+  g_clear_pointer (&self->context, dyn_expr_context_free);
+  g_clear_pointer (&self->messages, g_ptr_array_unref);
+  g_clear_pointer (&self->parse_error, g_free);
+  g_clear_pointer (&self->plan, g_free);
+  g_clear_pointer (&self->snippet, g_free);
+  G_OBJECT_CLASS (dyn_expression_builder_parent_class)->finalize (object);
+}
+
+static void
+dyn_expression_builder_class_init (DynExpressionBuilderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->get_property = dyn_expression_builder_get_property;
+  object_class->set_property = dyn_expression_builder_set_property;
+  object_class->dispose = dyn_expression_builder_dispose;
+  object_class->finalize = dyn_expression_builder_finalize;
+
+  properties[PROP_KIND] =
+    g_param_spec_enum ("kind", NULL, NULL, DYN_TYPE_EXPR_ROLE, DYN_EXPR_ROLE_FILTER,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_INDEX] =
+    g_param_spec_string ("index", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SNIPPET_LANGUAGE] =
+    g_param_spec_enum ("snippet-language", NULL, NULL, DYN_TYPE_SNIPPET_LANGUAGE, DYN_SNIPPET_CLI,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_EXPRESSION] =
+    g_param_spec_string ("expression", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_VALID] =
+    g_param_spec_boolean ("valid", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PARSE_ERROR] =
+    g_param_spec_string ("parse-error", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SNIPPET] =
+    g_param_spec_string ("snippet", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  _dyn_widgets_ensure_resources ();
+  g_type_ensure (DYN_TYPE_EXPR_GROUP_ROW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/dynoscope/Dynoscope/dyn-expression-builder.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, index_box);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, index_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, text_view);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, parse_error_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, raw_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, rows_bin);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, field_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, expression_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, names_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, values_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, plan_box);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, plan_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, plan_reason_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, plan_suggestion_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, problems_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, language_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, snippet_view);
+  gtk_widget_class_bind_template_callback (widget_class, index_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, language_selected_cb);
+
+  gtk_widget_class_install_action (widget_class, "builder.add-row", NULL, add_row_action);
+  gtk_widget_class_install_action (widget_class, "builder.add-group", NULL, add_group_action);
+  gtk_widget_class_install_action (widget_class, "builder.remove-row", NULL, remove_row_action);
+  gtk_widget_class_install_action (widget_class, "builder.clear", NULL, clear_action);
+  gtk_widget_class_install_action (widget_class, "builder.copy-snippet", NULL, copy_snippet_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "builder.remove-row", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "builder.remove-row", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "builder.add-group", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "builder.copy-snippet", NULL);
+}
+
+static void
+dyn_expression_builder_init (DynExpressionBuilder *self)
+{
+  GtkEventController *controller;
+  GtkShortcut *shortcut;
+  GtkTextBuffer *buffer;
+
+  self->kind = DYN_EXPR_ROLE_FILTER;
+  self->language = DYN_SNIPPET_CLI;
+  self->completion = gtk_list_store_new (1, G_TYPE_STRING);
+  self->known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->messages = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->messages, NULL);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  buffer = gtk_text_view_get_buffer (self->text_view);
+  gtk_text_buffer_create_tag (buffer, "error", "underline", PANGO_UNDERLINE_ERROR, NULL);
+  g_signal_connect_object (buffer, "changed", G_CALLBACK (text_changed_cb), self, G_CONNECT_SWAPPED);
+  gtk_text_buffer_create_tag (gtk_text_view_get_buffer (self->snippet_view), "code",
+                              "insert-hyphens", FALSE, NULL);
+
+  /* Ctrl+Delete must reach the builder before an entry takes it as "delete
+   * word": a capture-phase shortcut. */
+  controller = gtk_shortcut_controller_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Delete, GDK_CONTROL_MASK),
+                               gtk_callback_action_new (remove_shortcut_cb, NULL, NULL));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), shortcut);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  setup_root (self);
+  refresh (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public API */
+
+GtkWidget *
+dyn_expression_builder_new (DynExprRole kind)
+{
+  return g_object_new (DYN_TYPE_EXPRESSION_BUILDER, "kind", kind, NULL);
+}
+
+DynExprRole
+dyn_expression_builder_get_kind (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), DYN_EXPR_ROLE_FILTER);
+  return self->kind;
+}
+
+void
+dyn_expression_builder_set_kind (DynExpressionBuilder *self,
+                                 DynExprRole           kind)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+  g_return_if_fail (kind < DYN_EXPR_N_ROLES);
+
+  if (self->kind == kind)
+    return;
+
+  text = dyn_expression_builder_dup_text (self);
+  self->kind = kind;
+  self->freeze++;
+  setup_root (self);
+  self->freeze--;
+  update_index_list (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KIND]);
+
+  /* Keep what was typed if it means something in the new kind. */
+  set_text_quietly (self, text);
+  parse_text (self);
+  if (self->parse_error != NULL)
+    dyn_expression_builder_set_text (self, "");
+}
+
+void
+dyn_expression_builder_set_table (DynExpressionBuilder *self,
+                                  const DynTableKeys   *table)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  g_clear_pointer (&self->table, dyn_table_keys_free);
+  if (table != NULL)
+    self->table = table_keys_copy (table);
+  if (self->index != NULL && (self->table == NULL || dyn_table_keys_lookup (self->table, self->index) == NULL))
+    {
+      g_clear_pointer (&self->index, g_free);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INDEX]);
+    }
+  update_index_list (self);
+  rebuild_completion (self);
+  refresh (self);
+}
+
+const DynTableKeys *
+dyn_expression_builder_get_table (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+  return self->table;
+}
+
+const char *
+dyn_expression_builder_get_index (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+  return self->index;
+}
+
+void
+dyn_expression_builder_set_index (DynExpressionBuilder *self,
+                                  const char           *index)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  if (index != NULL && (index[0] == '\0' ||
+                        (self->table != NULL && g_strcmp0 (index, self->table->table.name) == 0)))
+    index = NULL;
+  if (!set_str (&self->index, index))
+    return;
+  if (gtk_drop_down_get_selected (self->index_dropdown) != index_position (self))
+    {
+      self->updating_index = TRUE;
+      gtk_drop_down_set_selected (self->index_dropdown, index_position (self));
+      self->updating_index = FALSE;
+    }
+  refresh (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INDEX]);
+}
+
+void
+dyn_expression_builder_add_known_attributes (DynExpressionBuilder *self,
+                                             const char * const   *names)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    g_hash_table_add (self->known, g_strdup (names[i]));
+  rebuild_completion (self);
+}
+
+char *
+dyn_expression_builder_dup_text (DynExpressionBuilder *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+
+  buffer = gtk_text_view_get_buffer (self->text_view);
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+void
+dyn_expression_builder_set_text (DynExpressionBuilder *self,
+                                 const char           *text)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  set_text_quietly (self, text ? text : "");
+  parse_text (self);
+}
+
+const char *
+dyn_expression_builder_get_parse_error (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+  return self->parse_error;
+}
+
+DynExprGroupRow *
+dyn_expression_builder_get_root_group (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+  return self->root;
+}
+
+const char *
+dyn_expression_builder_get_expression (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+
+  if (self->context == NULL)
+    return NULL;
+  return dyn_expr_context_get_expression (self->context, self->kind);
+}
+
+gboolean
+dyn_expression_builder_get_valid (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), FALSE);
+  return self->context != NULL;
+}
+
+const char * const *
+dyn_expression_builder_get_messages (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+  return (const char * const *) self->messages->pdata;
+}
+
+GHashTable *
+dyn_expression_builder_dup_names (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+
+  if (self->context == NULL)
+    return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  return dyn_expr_context_dup_names (self->context);
+}
+
+GHashTable *
+dyn_expression_builder_dup_values (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+
+  if (self->context == NULL)
+    return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) dyn_value_unref);
+  return dyn_expr_context_dup_values (self->context);
+}
+
+DynExprNode *
+dyn_expression_builder_dup_node (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+  return self->node ? dyn_expr_node_copy (self->node) : NULL;
+}
+
+const char *
+dyn_expression_builder_get_plan (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+  return self->plan;
+}
+
+gboolean
+dyn_expression_builder_apply_to_request (DynExpressionBuilder  *self,
+                                         DynRequest            *request,
+                                         GError               **error)
+{
+  char **field = NULL;
+
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), FALSE);
+  g_return_val_if_fail (request != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (self->node != NULL && self->context == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, _("The %s is not valid: %s"),
+                   dyn_expr_role_get_field (self->kind),
+                   self->messages->len > 1 ? (char *) self->messages->pdata[0] : "");
+      return FALSE;
+    }
+
+  /* Check for clashes first so that nothing changes on failure. */
+  if (self->context != NULL)
+    {
+      for (guint i = 0; i < dyn_expr_context_get_n_names (self->context); i++)
+        {
+          const char *attribute = NULL;
+          const char *placeholder = dyn_expr_context_get_name (self->context, i, &attribute);
+          const char *old = request->names ? g_hash_table_lookup (request->names, placeholder) : NULL;
+
+          if (old != NULL && g_strcmp0 (old, attribute) != 0)
+            {
+              g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                           _("The placeholder %s is already used for %s"), placeholder, old);
+              return FALSE;
+            }
+        }
+      for (guint i = 0; i < dyn_expr_context_get_n_values (self->context); i++)
+        {
+          DynValue *value = NULL;
+          const char *placeholder = dyn_expr_context_get_value (self->context, i, &value);
+          DynValue *old = request->values ? g_hash_table_lookup (request->values, placeholder) : NULL;
+
+          if (old != NULL && !dyn_value_equal (old, value))
+            {
+              g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                           _("The placeholder %s is already used for another value"), placeholder);
+              return FALSE;
+            }
+        }
+    }
+
+  switch (self->kind)
+    {
+    case DYN_EXPR_ROLE_KEY_CONDITION: field = &request->key_condition; break;
+    case DYN_EXPR_ROLE_FILTER: field = &request->filter; break;
+    case DYN_EXPR_ROLE_CONDITION: field = &request->condition; break;
+    case DYN_EXPR_ROLE_UPDATE: field = &request->update; break;
+    case DYN_EXPR_ROLE_PROJECTION: field = &request->projection; break;
+    default: g_assert_not_reached ();
+    }
+  g_free (*field);
+  *field = g_strdup (dyn_expression_builder_get_expression (self));
+  if (has_plan (self->kind) && self->index != NULL)
+    set_str (&request->index, self->index);
+
+  if (self->context != NULL)
+    {
+      for (guint i = 0; i < dyn_expr_context_get_n_names (self->context); i++)
+        {
+          const char *attribute = NULL;
+          const char *placeholder = dyn_expr_context_get_name (self->context, i, &attribute);
+
+          dyn_request_add_name (request, placeholder, attribute);
+        }
+      for (guint i = 0; i < dyn_expr_context_get_n_values (self->context); i++)
+        {
+          DynValue *value = NULL;
+          const char *placeholder = dyn_expr_context_get_value (self->context, i, &value);
+
+          dyn_request_add_value (request, placeholder, value);
+        }
+    }
+  return TRUE;
+}
+
+DynSnippetLanguage
+dyn_expression_builder_get_snippet_language (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), DYN_SNIPPET_CLI);
+  return self->language;
+}
+
+void
+dyn_expression_builder_set_snippet_language (DynExpressionBuilder *self,
+                                             DynSnippetLanguage    lang)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+  g_return_if_fail (lang < DYN_SNIPPET_N_LANGUAGES);
+
+  if (self->language == lang)
+    return;
+  self->language = lang;
+  if (gtk_drop_down_get_selected (self->language_dropdown) != lang)
+    gtk_drop_down_set_selected (self->language_dropdown, lang);
+  update_snippet (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNIPPET_LANGUAGE]);
+}
+
+void
+dyn_expression_builder_set_endpoint (DynExpressionBuilder *self,
+                                     const char           *endpoint,
+                                     const char           *region)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  set_str (&self->endpoint, endpoint);
+  set_str (&self->region, region);
+  update_snippet (self);
+}
+
+const char *
+dyn_expression_builder_get_snippet (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+  return self->snippet;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "dyn-expr.h"
+#include "dyn-expr-group-row.h"
+#include "dyn-request.h"
+#include "dyn-snippet.h"
+
+G_BEGIN_DECLS
+
+#define DYN_TYPE_EXPRESSION_BUILDER (dyn_expression_builder_get_type ())
+G_DECLARE_FINAL_TYPE (DynExpressionBuilder, dyn_expression_builder, DYN, EXPRESSION_BUILDER, AdwBin)
+
+GtkWidget          *dyn_expression_builder_new               (DynExprRole            kind);
+DynExprRole         dyn_expression_builder_get_kind          (DynExpressionBuilder  *self);
+void                dyn_expression_builder_set_kind          (DynExpressionBuilder  *self,
+                                                              DynExprRole            kind);
+/* The table read or written (copied; NULL: none). */
+void                dyn_expression_builder_set_table         (DynExpressionBuilder  *self,
+                                                              const DynTableKeys    *table);
+const DynTableKeys *dyn_expression_builder_get_table         (DynExpressionBuilder  *self);
+/* The index a key condition or filter reads (NULL: the table). */
+const char         *dyn_expression_builder_get_index         (DynExpressionBuilder  *self);
+void                dyn_expression_builder_set_index         (DynExpressionBuilder  *self,
+                                                              const char            *index);
+/* Attribute names offered as completions besides the key attributes. */
+void                dyn_expression_builder_add_known_attributes (DynExpressionBuilder *self,
+                                                                 const char * const   *names);
+/* The expression as text with inline values; setting it parses it at once. */
+char               *dyn_expression_builder_dup_text          (DynExpressionBuilder  *self) G_GNUC_WARN_UNUSED_RESULT;
+void                dyn_expression_builder_set_text          (DynExpressionBuilder  *self,
+                                                              const char            *text);
+/* The message of the last parse error of the text, or NULL. */
+const char         *dyn_expression_builder_get_parse_error   (DynExpressionBuilder  *self);
+/* The root group holding the rows. */
+DynExprGroupRow    *dyn_expression_builder_get_root_group    (DynExpressionBuilder  *self);
+
+/* The result: NULL when there is no expression or it is not valid. */
+const char         *dyn_expression_builder_get_expression    (DynExpressionBuilder  *self);
+gboolean            dyn_expression_builder_get_valid         (DynExpressionBuilder  *self);
+/* The problems found (rule errors, values that do not parse), or an empty vector. */
+const char * const *dyn_expression_builder_get_messages      (DynExpressionBuilder  *self);
+/* "#n" → name and ":v" → DynValue (new tables, empty when not valid). */
+GHashTable         *dyn_expression_builder_dup_names         (DynExpressionBuilder  *self) G_GNUC_WARN_UNUSED_RESULT;
+GHashTable         *dyn_expression_builder_dup_values        (DynExpressionBuilder  *self) G_GNUC_WARN_UNUSED_RESULT;
+/* The expression tree (NULL: empty), for adding to a shared DynExprContext. */
+DynExprNode        *dyn_expression_builder_dup_node          (DynExpressionBuilder  *self) G_GNUC_WARN_UNUSED_RESULT;
+/* The plan line ("Query on index GSI1 · …"), NULL for kinds without one. */
+const char         *dyn_expression_builder_get_plan          (DynExpressionBuilder  *self);
+/* Sets the request field of the builder's kind and adds its placeholders to
+ * the request's maps; fails when the expression is not valid or a
+ * placeholder is already used for something else. */
+gboolean            dyn_expression_builder_apply_to_request  (DynExpressionBuilder  *self,
+                                                              DynRequest            *request,
+                                                              GError               **error);
+
+DynSnippetLanguage  dyn_expression_builder_get_snippet_language (DynExpressionBuilder *self);
+void                dyn_expression_builder_set_snippet_language (DynExpressionBuilder *self,
+                                                                 DynSnippetLanguage    lang);
+/* The endpoint and region written into snippets (NULL: the SDK defaults). */
+void                dyn_expression_builder_set_endpoint      (DynExpressionBuilder  *self,
+                                                              const char            *endpoint,
+                                                              const char            *region);
+const char         *dyn_expression_builder_get_snippet       (DynExpressionBuilder  *self);
+
+G_END_DECLS
