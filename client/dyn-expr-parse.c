@@ -227,6 +227,13 @@ lex_string (Parser *p,
                 fail_at (p, i - 6, "unpaired surrogate in a \\u escape");
                 return FALSE;
               }
+            else if (u == 0)
+              {
+                /* Values hold C strings. */
+                g_string_free (s, TRUE);
+                fail_at (p, i - 6, "a string cannot contain \\u0000");
+                return FALSE;
+              }
             g_string_append_unichar (s, u);
           }
           break;

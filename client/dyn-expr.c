@@ -522,6 +522,27 @@ static const struct {
   { DYN_EXPR_ROW_SIZE_GE, DYN_EXPR_COMPARE, DYN_EXPR_OP_GE, TRUE, 1 },
 };
 
+int
+dyn_expr_row_op_get_n_values (DynExprRowOp op)
+{
+  g_return_val_if_fail ((guint) op < G_N_ELEMENTS (row_ops), 0);
+  return row_ops[op].n_values;
+}
+
+const char *
+dyn_expr_row_op_to_string (DynExprRowOp op)
+{
+  static const char * const names[] = {
+    "=", "<>", "<", "<=", ">", ">=", "BETWEEN", "IN", "begins_with", "contains",
+    "attribute_exists", "attribute_not_exists", "attribute_type",
+    "size =", "size <>", "size <", "size <=", "size >", "size >=",
+  };
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (names) == G_N_ELEMENTS (row_ops));
+  g_return_val_if_fail ((guint) op < G_N_ELEMENTS (names), NULL);
+  return names[op];
+}
+
 DynExprNode *
 dyn_expr_node_new_row (DynExprPath      *path,
                        DynExprRowOp      op,

@@ -27,7 +27,8 @@ G_BEGIN_DECLS
  *    lists [1, "a"]; maps {"k": 1}.
  * Keywords (AND OR NOT BETWEEN IN SET REMOVE ADD DELETE) are case-insensitive
  * and must be backquoted to be used as names; function names are
- * case-sensitive.
+ * case-sensitive. A list index follows its path without a space ("a[0]";
+ * in "ADD a [1]" the list is a value). Strings cannot contain \u0000.
  */
 
 /**
@@ -197,6 +198,10 @@ typedef enum {
 DynExprNode  *dyn_expr_node_new_row       (DynExprPath *path, DynExprRowOp op,
                                            DynValue * const *values, guint n_values,
                                            GError **error) G_GNUC_WARN_UNUSED_RESULT;
+/* How many values a row operator takes: 0, 1, 2, or -1 for one or more (IN). */
+int           dyn_expr_row_op_get_n_values (DynExprRowOp op);
+/* The operator as written in an expression: "=", "BETWEEN", "begins_with", … */
+const char   *dyn_expr_row_op_to_string   (DynExprRowOp op);
 /* Reads a node back as a row: TRUE if it has the shape "path <op> values"
  * (values inline). *path and the values are borrowed. */
 gboolean      dyn_expr_node_get_row       (DynExprNode *self, const DynExprPath **path,

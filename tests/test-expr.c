@@ -1116,6 +1116,11 @@ test_builder (void)
   g_assert_no_error (error);
   g_assert_cmpstr (out, ==, "#er >= :er AND #s = :er AND NOT attribute_exists(#g)");
 
+  g_assert_cmpint (dyn_expr_row_op_get_n_values (DYN_EXPR_ROW_BETWEEN), ==, 2);
+  g_assert_cmpint (dyn_expr_row_op_get_n_values (DYN_EXPR_ROW_IN), ==, -1);
+  g_assert_cmpint (dyn_expr_row_op_get_n_values (DYN_EXPR_ROW_NOT_EXISTS), ==, 0);
+  g_assert_cmpstr (dyn_expr_row_op_to_string (DYN_EXPR_ROW_BEGINS_WITH), ==, "begins_with");
+
   /* Wrong value counts and empty groups are errors. */
   g_assert_null (dyn_expr_node_new_row (dyn_expr_path_new ("a"), DYN_EXPR_ROW_BETWEEN, &one, 1, &error));
   g_assert_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION);
