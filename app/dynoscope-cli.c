@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dyn-cli-apply.h"
 #include "dyn-cli-connect.h"
 #include "dyn-client.h"
 #include "dyn-json.h"
@@ -47,6 +48,7 @@ typedef struct
   guint        segments;
   gboolean     desc;
   gboolean     consistent;
+  gboolean     dry_run;
 
   /* Positional arguments after the command. */
   GPtrArray   *args;
@@ -121,6 +123,8 @@ static const char usage[] =
   "  delete TABLE --key JSON [--condition E]\n"
   "  batch-write TABLE                        items as JSON lines on standard input\n"
   "  partiql STATEMENT\n"
+  "  apply TABLE [--dry-run]                  guarded changes, JSON lines {\"before\": ITEM|null,\n"
+  "                                           \"after\": ITEM|null} on standard input\n"
   "  expr --kind key|filter|condition|update|projection TEXT\n"
   "                                           compile an expression to its maps\n"
   "  plan TABLE [--index I] [--key-condition E] [--filter E]\n"
@@ -176,6 +180,7 @@ parse_args (Options  *o,
       FLAG ("--desc", desc);
       FLAG ("--consistent", consistent);
       FLAG ("--insecure", insecure);
+      FLAG ("--dry-run", dry_run);
 #undef FLAG
       if (strcmp (name, "--help") == 0)
         {
@@ -939,6 +944,8 @@ main (int    argc,
     ok = cmd_batch_write (&o, client, &error);
   else if (strcmp (command, "partiql") == 0)
     ok = cmd_partiql (&o, client, &error);
+  else if (strcmp (command, "apply") == 0)
+    ok = dyn_cli_apply (client, o.args->len > 1 ? o.args->pdata[1] : NULL, o.dry_run, o.plain, &error);
   else if (strcmp (command, "plan") == 0)
     ok = cmd_plan (&o, client, &error);
   else

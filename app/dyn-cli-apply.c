@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dynoscope-cli"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dyn-changes.h"
+#include "dyn-cli-apply.h"
+#include "dyn-json.h"
+#include "dyn-table.h"
+
+static void
+store_result_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *slot;
+}
+
+static gboolean
+item_member (JsonObject  *obj,
+             const char  *name,
+             DynValue   **out,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (obj, name);
+
+  *out = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                   "“%s” must be an item (a JSON object) or null", name);
+      return FALSE;
+    }
+  *out = dyn_item_from_ddb_json (node, error);
+  if (*out == NULL)
+    {
+      g_prefix_error (error, "%s: ", name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reads the JSON lines of standard input into @set. */
+static gboolean
+read_changes (DynChangeSet  *set,
+              GError       **error)
+{
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  guint lineno = 0;
+  gboolean ok = TRUE;
+
+  while (ok && (len = getline (&line, &cap, stdin)) >= 0)
+    {
+      g_autoptr(JsonNode) root = NULL;
+      g_autoptr(DynValue) before = NULL;
+      g_autoptr(DynValue) after = NULL;
+      g_autoptr(GError) local_error = NULL;
+      JsonObject *obj;
+
+      lineno++;
+      while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        line[--len] = '\0';
+      if (strspn (line, " \t") == (size_t) len)
+        continue;
+
+      root = dyn_json_parse (line, len, &local_error);
+      if (root != NULL && !JSON_NODE_HOLDS_OBJECT (root))
+        g_set_error_literal (&local_error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                             "expected {\"before\": ITEM|null, \"after\": ITEM|null}");
+      if (local_error == NULL)
+        {
+          obj = json_node_get_object (root);
+          if (item_member (obj, "before", &before, &local_error) &&
+              item_member (obj, "after", &after, &local_error) &&
+              before == NULL && after == NULL)
+            g_set_error_literal (&local_error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                 "a change needs “before” or “after”");
+        }
+      if (local_error == NULL)
+        dyn_change_set_add (set, before, after, &local_error);
+      if (local_error != NULL)
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                       "standard input line %u: %s", lineno, local_error->message);
+          ok = FALSE;
+        }
+    }
+  free (line);
+  return ok;
+}
+
+static char *
+item_text (DynValue *item,
+           gboolean  plain)
+{
+  if (item == NULL)
+    return g_strdup ("null");
+  return plain ? dyn_value_to_plain_json_string (item) : dyn_item_to_ddb_json_string (item);
+}
+
+static char *
+json_string_literal (const char *s)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
+
+  json_node_set_string (node, s);
+  return json_to_string (node, FALSE);
+}
+
+static void
+print_outcome (DynCommitResult *result,
+               guint            i,
+               gboolean         plain)
+{
+  DynChangeStatus status = dyn_commit_result_get_status (result, i);
+  const GError *error = dyn_commit_result_get_error (result, i);
+  GString *line = g_string_new (NULL);
+
+  g_string_append_printf (line, "{\"change\":%u,\"status\":\"%s\"", i, dyn_change_status_to_string (status));
+  if (status == DYN_CHANGE_STATUS_CONFLICT)
+    {
+      g_autofree char *key = item_text (dyn_commit_result_get_conflict_key (result, i), plain);
+      g_autofree char *current = item_text (dyn_commit_result_get_current (result, i), plain);
+      g_string_append_printf (line, ",\"key\":%s,\"current\":%s", key, current);
+    }
+  if (error != NULL)
+    {
+      g_autofree char *message = json_string_literal (error->message);
+      g_string_append_printf (line, ",\"error\":%s", message);
+    }
+  g_string_append (line, "}\n");
+  fputs (line->str, stdout);
+  g_string_free (line, TRUE);
+}
+
+gboolean
+dyn_cli_apply (DynClient   *client,
+               const char  *table,
+               gboolean     dry_run,
+               gboolean     plain,
+               GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonObject) description = NULL;
+  g_autoptr(DynChangeSet) set = NULL;
+  DynTableKeys *keys = NULL;
+  guint n, conflicts, failed;
+
+  g_return_val_if_fail (DYN_IS_CLIENT (client), FALSE);
+
+  if (table == NULL)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "apply needs a table name");
+      return FALSE;
+    }
+
+  /* The key schema decides what a key change is and what guards a create. */
+  dyn_client_describe_table_async (client, table, NULL, store_result_cb, &result);
+  description = dyn_client_describe_table_finish (client, wait_for (&result), &keys, error);
+  g_clear_object (&result);
+  if (description == NULL)
+    return FALSE;
+  set = dyn_change_set_new (table, &keys->table.keys);
+  dyn_table_keys_free (keys);
+
+  if (!read_changes (set, error))
+    return FALSE;
+  n = dyn_change_set_get_n_changes (set);
+
+  if (dry_run)
+    {
+      g_autoptr(JsonNode) plan = dyn_change_set_plan (set, error);
+      g_autofree char *text = NULL;
+
+      if (plan == NULL)
+        return FALSE;
+      text = json_to_string (plan, TRUE);
+      puts (text);
+      return TRUE;
+    }
+
+  {
+    g_autoptr(DynCommitResult) committed = NULL;
+    guint requests;
+
+    dyn_change_set_commit_async (set, client, NULL, store_result_cb, &result);
+    committed = dyn_change_set_commit_finish (set, wait_for (&result), error);
+    if (committed == NULL)
+      return FALSE;
+
+    for (guint i = 0; i < n; i++)
+      print_outcome (committed, i, plain);
+    fflush (stdout);
+
+    requests = dyn_commit_result_get_n_requests (committed);
+    conflicts = dyn_commit_result_get_n_conflicts (committed);
+    failed = dyn_commit_result_get_n_failed (committed);
+    if (requests > 1)
+      fprintf (stderr, "%u changes split into %u requests (at most %d actions per transaction)\n",
+               n, requests, DYN_TRANSACTION_MAX_ACTIONS);
+    fprintf (stderr, "applied %u of %u changes in %u request%s\n",
+             dyn_commit_result_get_n_applied (committed), n, requests, requests == 1 ? "" : "s");
+  }
+
+  if (conflicts > 0)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_CONDITIONAL_CHECK_FAILED,
+                   "%u change%s conflict with the items on the server (nothing written for their "
+                   "transactions)", conflicts, conflicts == 1 ? "" : "s");
+      return FALSE;
+    }
+  if (failed > 0)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_FAILED, "%u change%s not applied", failed,
+                   failed == 1 ? "" : "s");
+      return FALSE;
+    }
+  return TRUE;
+}

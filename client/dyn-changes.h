@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "dyn-client.h"
+#include "dyn-expr.h"
+#include "dyn-value.h"
+
+G_BEGIN_DECLS
+
+/*
+ * Staged edits and their guarded commit.
+ *
+ * A change is (item before, item after) as the user saw and left it. Each one
+ * becomes a guarded write:
+ *  - create (no before): PutItem with attribute_not_exists(<partition key>);
+ *  - update: a minimal UpdateItem (SET of changed attributes and nested map
+ *    members, REMOVE of removed ones, ADD/DELETE of set elements when that
+ *    is smaller than the whole set), guarded by every attribute of the before
+ *    item still holding its value and attribute_not_exists() for the
+ *    attributes the change adds; with a version attribute, guarded by the
+ *    version alone, which is set to version + 1;
+ *  - delete (no after): DeleteItem guarded by the item as seen (or its
+ *    version);
+ *  - a changed key: a guarded delete of the old item plus a guarded create of
+ *    the new one, always in the same transaction.
+ * When a guard would be longer than DynamoDB's 4 KB expression limit, the
+ * update guard falls back to the attributes the change touches plus
+ * attribute_exists(<partition key>), and a delete guard to as many attributes
+ * (in item order) as fit; the plan says so.
+ *
+ * A commit sends TransactWriteItems of at most 100 actions, each with a
+ * ClientRequestToken kept by the change set, so committing the same set again
+ * after a lost answer is applied once. Attributes the user did not touch are
+ * never sent.
+ */
+
+/**
+ * DynChangeKind:
+ *
+ * What a change does to the table.
+ */
+typedef enum {
+  DYN_CHANGE_KIND_NONE,        /* before and after are equal */
+  DYN_CHANGE_KIND_CREATE,
+  DYN_CHANGE_KIND_UPDATE,
+  DYN_CHANGE_KIND_DELETE,
+  DYN_CHANGE_KIND_KEY_CHANGE,  /* delete + create in one transaction */
+} DynChangeKind;
+
+const char     *dyn_change_kind_to_string    (DynChangeKind kind);  /* "create" … */
+
+/**
+ * DynChange:
+ *
+ * An immutable, reference-counted pair of items (type M): @before is %NULL
+ * for a create, @after %NULL for a delete.
+ */
+typedef struct _DynChange DynChange;
+
+#define DYN_TYPE_CHANGE (dyn_change_get_type ())
+GType           dyn_change_get_type          (void) G_GNUC_CONST;
+DynChange      *dyn_change_new               (DynValue           *before,
+                                              DynValue           *after) G_GNUC_WARN_UNUSED_RESULT;
+DynChange      *dyn_change_ref               (DynChange          *self);
+void            dyn_change_unref             (DynChange          *self);
+DynValue       *dyn_change_get_before        (const DynChange    *self);  /* borrowed, nullable */
+DynValue       *dyn_change_get_after         (const DynChange    *self);  /* borrowed, nullable */
+DynChangeKind   dyn_change_get_kind          (const DynChange    *self,
+                                              const DynKeySchema *keys);
+
+/**
+ * dyn_change_inverse:
+ * @version_attribute: (nullable): the table's version attribute
+ *
+ * The change that undoes @self once it was applied: its before is the item
+ * as the commit left it (with the version the commit wrote), its after the
+ * original before. Committed, it is guarded like any other change, so it
+ * fails if someone changed the item since.
+ */
+DynChange      *dyn_change_inverse           (const DynChange    *self,
+                                              const char         *version_attribute) G_GNUC_WARN_UNUSED_RESULT;
+
+/* Adds 1 to a DynamoDB number exactly (decimal text, no double). */
+char           *dyn_number_increment         (const char         *text,
+                                              GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * DynChangeStatus:
+ *
+ * The outcome of one change after a commit.
+ */
+typedef enum {
+  DYN_CHANGE_STATUS_PENDING,      /* not sent (yet) */
+  DYN_CHANGE_STATUS_UNCHANGED,    /* nothing to send */
+  DYN_CHANGE_STATUS_APPLIED,
+  DYN_CHANGE_STATUS_CONFLICT,     /* its guard failed; see the current item */
+  DYN_CHANGE_STATUS_NOT_APPLIED,  /* its transaction was cancelled by another change */
+  DYN_CHANGE_STATUS_FAILED,       /* an error; see the error */
+} DynChangeStatus;
+
+const char     *dyn_change_status_to_string  (DynChangeStatus status);  /* "applied" … */
+
+/**
+ * DynCommitResult:
+ *
+ * What a commit did: per change its status, for a conflict the server's
+ * current item (%NULL when the item does not exist) and the key of the item
+ * whose guard failed, for a failure the error; and the requests sent
+ * (operation, ClientRequestToken, the changes in each).
+ */
+typedef struct _DynCommitResult DynCommitResult;
+
+#define DYN_TYPE_COMMIT_RESULT (dyn_commit_result_get_type ())
+GType           dyn_commit_result_get_type   (void) G_GNUC_CONST;
+DynCommitResult *dyn_commit_result_ref       (DynCommitResult *self);
+void            dyn_commit_result_unref      (DynCommitResult *self);
+guint           dyn_commit_result_get_n_changes   (DynCommitResult *self);
+DynChangeStatus dyn_commit_result_get_status      (DynCommitResult *self, guint change);
+DynValue       *dyn_commit_result_get_current     (DynCommitResult *self, guint change);  /* borrowed */
+DynValue       *dyn_commit_result_get_conflict_key (DynCommitResult *self, guint change); /* borrowed */
+const GError   *dyn_commit_result_get_error       (DynCommitResult *self, guint change);
+/* Which request (index) carried the change, or -1. */
+int             dyn_commit_result_get_request     (DynCommitResult *self, guint change);
+guint           dyn_commit_result_get_n_conflicts (DynCommitResult *self);
+guint           dyn_commit_result_get_n_applied   (DynCommitResult *self);
+guint           dyn_commit_result_get_n_failed    (DynCommitResult *self);  /* failed + not applied */
+guint           dyn_commit_result_get_n_requests  (DynCommitResult *self);
+const char     *dyn_commit_result_get_request_operation (DynCommitResult *self, guint request);
+const char     *dyn_commit_result_get_request_token     (DynCommitResult *self, guint request); /* nullable */
+/* Every outcome as JSON: {"changes": [{"change": 0, "status": "conflict",
+ * "current": ITEM|null, "key": KEY, "error": "…"}…], "requests": [{"operation":
+ * …, "token": …, "changes": [0, 1…]}…]}, items in DynamoDB JSON. */
+JsonNode       *dyn_commit_result_to_json         (DynCommitResult *self) G_GNUC_WARN_UNUSED_RESULT;
+
+#define DYN_TYPE_CHANGE_SET (dyn_change_set_get_type ())
+G_DECLARE_FINAL_TYPE (DynChangeSet, dyn_change_set, DYN, CHANGE_SET, GObject)
+
+/* The most actions DynamoDB takes in one TransactWriteItems. */
+#define DYN_TRANSACTION_MAX_ACTIONS 100
+/* The longest expression string DynamoDB takes. */
+#define DYN_EXPRESSION_MAX_LENGTH 4096
+
+/**
+ * dyn_change_set_new:
+ * @table: the table name
+ * @keys: its key schema (copied)
+ *
+ * An empty set of staged changes for @table.
+ */
+DynChangeSet   *dyn_change_set_new           (const char         *table,
+                                              const DynKeySchema *keys) G_GNUC_WARN_UNUSED_RESULT;
+const char     *dyn_change_set_get_table     (DynChangeSet       *self);
+/* The attribute used for optimistic locking (a number), or %NULL (default). */
+void            dyn_change_set_set_version_attribute (DynChangeSet *self,
+                                                      const char   *name);
+const char     *dyn_change_set_get_version_attribute (DynChangeSet *self);
+/* When TRUE, a set holding a single change sends it as a plain PutItem,
+ * UpdateItem or DeleteItem instead of a one-action transaction (half the
+ * write cost, but no idempotency token). Default FALSE. */
+void            dyn_change_set_set_single_requests (DynChangeSet *self,
+                                                    gboolean      single);
+/* Lower than 100 for tests and for users who want smaller transactions. */
+void            dyn_change_set_set_max_actions (DynChangeSet *self,
+                                                guint         max_actions);
+
+/**
+ * dyn_change_set_add:
+ * @before: (nullable): the item as loaded, %NULL for a create
+ * @after: (nullable): the item as edited, %NULL for a delete
+ *
+ * Stages a change. Both items must be maps holding the table's key
+ * attributes. Returns the change's index, or -1 with DYN_ERROR_INVALID_ARGUMENT.
+ * Adding forgets the ClientRequestTokens of a previous plan.
+ */
+int             dyn_change_set_add           (DynChangeSet       *self,
+                                              DynValue           *before,
+                                              DynValue           *after,
+                                              GError            **error);
+int             dyn_change_set_add_change    (DynChangeSet       *self,
+                                              DynChange          *change,
+                                              GError            **error);
+guint           dyn_change_set_get_n_changes (DynChangeSet       *self);
+DynChange      *dyn_change_set_get_change    (DynChangeSet       *self,
+                                              guint               index);  /* borrowed */
+void            dyn_change_set_clear         (DynChangeSet       *self);
+
+/**
+ * dyn_change_set_plan:
+ *
+ * The requests a commit would send, as JSON:
+ * {"table": T, "changes": [{"change": i, "kind": "update", "request": r,
+ *   "guard": "values"|"version"|"changed-attributes"|"partial"|"not-exists",
+ *   "description": "…"}…],
+ *  "requests": [{"operation": "TransactWriteItems", "changes": [i…],
+ *   "params": {… the request body …}}…]}.
+ * The ClientRequestTokens are created here and kept for the commit. Fails
+ * when two changes touch the same item or a request breaks a limit.
+ */
+JsonNode       *dyn_change_set_plan          (DynChangeSet       *self,
+                                              GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* A sentence on how change @index is guarded, or NULL with @error. */
+char           *dyn_change_set_describe_guard (DynChangeSet      *self,
+                                               guint              index,
+                                               GError           **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * dyn_change_set_commit_async:
+ *
+ * Sends the planned requests one after the other. The result tells each
+ * change's outcome; a conflict carries the server's current item (from
+ * ReturnValuesOnConditionCheckFailure=ALL_OLD, or a consistent GetItem when
+ * the answer has none). Requests after a failed one are still sent: each
+ * transaction stands alone. The task fails only when nothing could be
+ * planned; service errors are per change. On cancellation the request in
+ * flight is reported as failed with G_IO_ERROR_CANCELLED (it may or may not
+ * have been applied: commit the same set again, its tokens make that safe)
+ * and later ones stay pending.
+ */
+void            dyn_change_set_commit_async  (DynChangeSet       *self,
+                                              DynClient          *client,
+                                              GCancellable       *cancellable,
+                                              GAsyncReadyCallback callback,
+                                              gpointer            user_data);
+DynCommitResult *dyn_change_set_commit_finish (DynChangeSet      *self,
+                                               GAsyncResult      *result,
+                                               GError           **error) G_GNUC_WARN_UNUSED_RESULT;
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynChange, dyn_change_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynCommitResult, dyn_commit_result_unref)
+
+G_END_DECLS
