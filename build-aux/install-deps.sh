@@ -12,7 +12,7 @@ pkgs=(
   openjdk-17-jre-headless nodejs
   python3-boto3 python3-botocore awscli
   xvfb xauth imagemagick gnome-keyring dbus dbus-x11 libsecret-tools
-  iproute2 util-linux libclang-rt-14-dev bc
+  iproute2 util-linux libclang-rt-14-dev bc golang-1.19-go
 )
 missing=()
 for p in "${pkgs[@]}"; do
