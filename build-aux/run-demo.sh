@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds, starts DynamoDB Local with the demo data and shows
-# the seeds' three reads with dynoscope-cli.
+# Installs what is needed, builds, starts DynamoDB Local with the demo data, shows the
+# seeds' three reads with dynoscope-cli and opens Dynoscope on the Workspaces table.
+# A 100,000-item Events table is loaded in the background while the window opens.
+# DYN_DEMO_NO_GUI=1 keeps to the command line (and ends after the reads).
 # DynamoDB Local listens on every interface; where we can, it runs in a private network
 # namespace with the rest of the demo so nothing outside this machine can reach it.
 set -euo pipefail
@@ -51,7 +53,26 @@ if cli put School --condition 'attribute_not_exists(PK)' \
   echo "unexpected: the duplicate enrolment was written" >&2; exit 1
 fi
 echo
-echo "DynamoDB Local with the demo data runs at http://127.0.0.1:$port until this script ends."
-if [ -n "${DYN_DEMO_KEEP:-}" ]; then
-  echo "Press Ctrl-C to stop."; wait "$pid"
+if [ -n "${DYN_DEMO_NO_GUI:-}" ]; then
+  echo "DynamoDB Local with the demo data runs at http://127.0.0.1:$port until this script ends."
+  if [ -n "${DYN_DEMO_KEEP:-}" ]; then
+    echo "Press Ctrl-C to stop."; wait "$pid"
+  fi
+  exit 0
 fi
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+  echo "No display (DISPLAY/WAYLAND_DISPLAY): not opening the window. DYN_DEMO_NO_GUI=1 silences this." >&2
+  exit 0
+fi
+
+# The big table loads while the window opens; it appears under Refresh Tables (Ctrl+R).
+events_dir=$(mktemp -d)
+trap 'kill $pid 2>/dev/null || true; rm -rf "$events_dir"' EXIT
+(
+  /usr/bin/python3 data/demo/make-demo-data.py "$events_dir" --big 100000 >/dev/null &&
+  cli create-table Events --pk PK:S --sk SK:S >/dev/null &&
+  cli batch-write Events < "$events_dir/Events.jsonl" >/dev/null &&
+  echo "Events: 100,000 items loaded (Ctrl+R in the window lists the table)"
+) &
+echo "Opening Dynoscope on http://127.0.0.1:$port (the Workspaces table). Close the window to stop."
+DYN_NON_UNIQUE=1 GSETTINGS_SCHEMA_DIR="$here/_build/data" _build/app/dynoscope --endpoint "http://127.0.0.1:$port" Workspaces

@@ -1,0 +1,1666 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dyn-window"
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n.h>
+
+#include "dyn-app-resources.h"
+#include "dyn-cli-connect.h"
+#include "dyn-connection-editor.h"
+#include "dyn-table.h"
+#include "dyn-value-format.h"
+#include "dyn-window.h"
+
+struct _DynWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  DynConnectionStore   *store;
+  GListStore           *extras;        /* connections that are not saved */
+  GtkFlattenListModel  *connections;
+  GSettings            *settings;
+  GCancellable         *cancellable;   /* the window's: cancelled in dispose */
+  GCancellable         *connect_cancellable;
+  GCancellable         *load_cancellable;
+
+  DynConnection        *connection;
+  DynClient            *client;
+  GStrv                 tables;
+  char                 *table;
+  char                 *pending_table;
+  char                 *initial_query;
+  JsonObject           *description;
+  DynTableKeys         *keys;
+  char                 *index;
+  DynRequest           *request;
+  DynPager             *pager;
+  DynCollectionModel   *model;
+  GtkStringList        *index_names;
+  char                 *status_text;
+  char                 *error_text;
+  guint                 limit;
+  guint                 busy;
+  gboolean              fan_out;
+  gboolean              loading;
+  gboolean              load_all;
+  gboolean              updating_indexes;
+
+  /* DYN_BENCH=1: timings on stderr. */
+  gboolean              bench;
+  gboolean              bench_first_rows;
+  gint64                bench_last_paint;
+  gint64                bench_max_frame;
+  guint                 bench_slow_frames;
+  guint                 bench_frames;
+  guint                 bench_scroll_id;
+
+  AdwToastOverlay      *toast_overlay;
+  AdwFlap              *flap;
+  DynConnectionSidebar *sidebar;
+  AdwWindowTitle       *window_title;
+  GtkDropDown          *index_dropdown;
+  GtkRevealer          *error_revealer;
+  GtkLabel             *error_label;
+  GtkRevealer          *builder_revealer;
+  DynExpressionBuilder *builder;
+  GtkStack             *view_stack;
+  GtkStack             *items_stack;
+  GtkPaned             *paned;
+  DynItemGrid          *grid;
+  DynItemDetail        *detail;
+  DynTableDetails      *table_details;
+  GtkSpinner           *spinner;
+  GtkLabel             *status_label;
+};
+
+enum {
+  PROP_0,
+  PROP_BUSY,
+  PROP_STATUS_TEXT,
+  PROP_ERROR_TEXT,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (DynWindow, dyn_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static GParamSpec *properties[N_PROPS];
+
+static void load_next (DynWindow *self);
+static void update_actions (DynWindow *self);
+
+static gint64
+bench_now (void)
+{
+  return g_get_real_time ();
+}
+
+static void
+set_busy (DynWindow *self,
+          gboolean   busy)
+{
+  gboolean was = self->busy > 0;
+
+  if (busy)
+    self->busy++;
+  else if (self->busy > 0)
+    self->busy--;
+  if (was != (self->busy > 0))
+    {
+      gtk_spinner_set_spinning (self->spinner, self->busy > 0);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+    }
+  update_actions (self);
+}
+
+static void
+set_status (DynWindow  *self,
+            const char *text)
+{
+  g_free (self->status_text);
+  self->status_text = g_strdup (text);
+  gtk_label_set_label (self->status_label, text ? text : "");
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS_TEXT]);
+}
+
+static void
+clear_error (DynWindow *self)
+{
+  if (self->error_text == NULL)
+    return;
+  g_clear_pointer (&self->error_text, g_free);
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR_TEXT]);
+}
+
+/* Shows what failed in the error bar: the AWS code and message for service
+ * errors. The window stays usable; the next successful action hides it. */
+static void
+show_error (DynWindow    *self,
+            const char   *what,
+            const GError *error)
+{
+  const DynErrorDetails *details = dyn_error_get_details (error);
+  g_autofree char *text = NULL;
+
+  if (details != NULL && details->aws_code != NULL)
+    text = g_strdup_printf (_("%s failed: %s (%s)"), what,
+                            details->message ? details->message : error->message, details->aws_code);
+  else
+    text = g_strdup_printf (_("%s failed: %s"), what, error->message);
+  g_free (self->error_text);
+  self->error_text = g_steal_pointer (&text);
+  gtk_label_set_label (self->error_label, self->error_text);
+  gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR_TEXT]);
+}
+
+static char *
+describe_stats (DynWindow *self)
+{
+  const DynReadStats *stats = self->pager ? dyn_pager_get_stats (self->pager) : NULL;
+  const char *operation;
+  GString *s;
+  char units[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (stats == NULL)
+    return NULL;
+  operation = self->request->op == DYN_OP_QUERY ? "Query" : "Scan";
+  s = g_string_new (operation);
+  if (self->request->index != NULL)
+    g_string_append_printf (s, " %s", self->request->index);
+  g_string_append (s, " · ");
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u request", "%u requests", stats->requests),
+                          stats->requests);
+  g_string_append (s, " · ");
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u page", "%u pages", stats->pages), stats->pages);
+  g_ascii_formatd (units, sizeof units, stats->read_units == (gint64) stats->read_units ? "%.0f" : "%.1f",
+                   stats->read_units);
+  g_string_append_printf (s, " · %s RCU · ", units);
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", (guint) stats->items),
+                          (guint) stats->items);
+  if (stats->scanned != stats->items)
+    {
+      g_string_append (s, " ");
+      g_string_append_printf (s, _("(%u scanned)"), (guint) stats->scanned);
+    }
+  if (self->model != NULL && self->grid != NULL && dyn_item_grid_get_grouped (self->grid))
+    {
+      guint n = dyn_collection_model_get_n_collections (self->model);
+      g_string_append (s, " · ");
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u collection", "%u collections", n), n);
+    }
+  if (self->loading)
+    g_string_append_printf (s, " · %s", _("loading…"));
+  else if (!dyn_pager_is_done (self->pager))
+    g_string_append_printf (s, " · %s", _("more available"));
+  return g_string_free (s, FALSE);
+}
+
+static void
+update_status (DynWindow *self)
+{
+  g_autofree char *text = describe_stats (self);
+
+  set_status (self, text);
+}
+
+static void
+update_actions (DynWindow *self)
+{
+  gboolean have_table = self->keys != NULL && self->client != NULL;
+  gboolean can_load = self->pager != NULL && !self->loading && !dyn_pager_is_done (self->pager);
+  gboolean user = self->connection != NULL &&
+                  dyn_connection_get_kind (self->connection) == DYN_CONNECTION_KIND_USER &&
+                  dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)) != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.scan", have_table);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.query", have_table);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.follow-index", have_table);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.load-more", can_load);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.load-all", can_load || (self->loading && !self->fan_out));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->loading);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.refresh-tables", self->client != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-connection",
+                                 self->connection != NULL &&
+                                 dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)) != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-connection", user);
+}
+
+/* Reading. */
+
+static void
+cancel_load (DynWindow *self)
+{
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+}
+
+static void
+bench_first_rows_cb (GdkFrameClock *clock,
+                     DynWindow     *self)
+{
+  g_signal_handlers_disconnect_by_func (clock, bench_first_rows_cb, self);
+  g_printerr ("bench: first-rows %" G_GINT64_FORMAT "\n", bench_now ());
+}
+
+static void
+bench_scroll_done (DynWindow *self);
+static gboolean
+destroy_idle_cb (gpointer user_data);
+
+static void
+append_page (DynWindow *self,
+             GPtrArray *items)
+{
+  dyn_collection_model_append_page (self->model, items);
+  if (self->bench && !self->bench_first_rows)
+    {
+      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+      self->bench_first_rows = TRUE;
+      g_printerr ("bench: first-page %" G_GINT64_FORMAT " %u\n", bench_now (), items->len);
+      if (clock != NULL)
+        g_signal_connect (clock, "after-paint", G_CALLBACK (bench_first_rows_cb), self);
+    }
+}
+
+static void
+page_func (GPtrArray *items,
+           gpointer   user_data)
+{
+  append_page (DYN_WINDOW (user_data), items);
+}
+
+static void
+bench_after_load (DynWindow *self);
+
+static void
+load_finished (DynWindow    *self,
+               GPtrArray    *items,
+               const GError *error)
+{
+  self->loading = FALSE;
+  g_clear_object (&self->load_cancellable);
+  if (error != NULL)
+    {
+      self->load_all = FALSE;
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error (self, self->request->op == DYN_OP_QUERY ? "Query" : "Scan", error);
+      update_status (self);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *text = g_strdup_printf ("%s · %s", self->status_text, _("cancelled"));
+          set_status (self, text);
+        }
+      set_busy (self, FALSE);
+      return;
+    }
+  if (items != NULL)
+    append_page (self, items);
+  clear_error (self);
+  update_status (self);
+  set_busy (self, FALSE);
+  if (self->load_all && !dyn_pager_is_done (self->pager))
+    load_next (self);
+  else
+    {
+      self->load_all = FALSE;
+      if (self->bench && dyn_pager_is_done (self->pager))
+        bench_after_load (self);
+    }
+}
+
+typedef struct {
+  DynWindow *self;
+  DynPager  *pager;
+} LoadData;
+
+static void
+load_data_free (LoadData *data)
+{
+  g_object_unref (data->self);
+  g_object_unref (data->pager);
+  g_free (data);
+}
+
+static void
+next_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  LoadData *data = user_data;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GError) error = NULL;
+
+  items = dyn_pager_next_finish (DYN_PAGER (source), result, &error);
+  /* A page of an earlier read that arrives late is dropped. */
+  if (data->self->pager == data->pager)
+    load_finished (data->self, items, error);
+  load_data_free (data);
+}
+
+static void
+run_cb (GObject      *source,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  LoadData *data = user_data;
+  g_autoptr(GError) error = NULL;
+
+  dyn_pager_run_finish (DYN_PAGER (source), result, &error);
+  if (data->self->pager == data->pager)
+    load_finished (data->self, NULL, error);
+  load_data_free (data);
+}
+
+static void
+load_next (DynWindow *self)
+{
+  LoadData *data;
+
+  if (self->pager == NULL || self->loading || dyn_pager_is_done (self->pager))
+    return;
+  self->loading = TRUE;
+  set_busy (self, TRUE);
+  g_clear_object (&self->load_cancellable);
+  self->load_cancellable = g_cancellable_new ();
+  data = g_new0 (LoadData, 1);
+  data->self = g_object_ref (self);
+  data->pager = g_object_ref (self->pager);
+  update_status (self);
+  if (self->fan_out)
+    {
+      /* A fan-out merges every shard by sort key: it reads to the end at once. */
+      dyn_pager_run_async (self->pager, 1, 0, page_func, self, self->load_cancellable, run_cb, data);
+    }
+  else
+    dyn_pager_next_async (self->pager, self->load_cancellable, next_cb, data);
+}
+
+static const DynIndexInfo *
+target_index (DynWindow  *self,
+              const char *index)
+{
+  return self->keys ? dyn_table_keys_lookup (self->keys, index) : NULL;
+}
+
+/* Starts a read: a new model in the grid, the first page. Takes @request. */
+static void
+start_read (DynWindow  *self,
+            DynRequest *request)
+{
+  const DynIndexInfo *target = target_index (self, request->index);
+  g_autoptr(GError) error = NULL;
+
+  cancel_load (self);
+  if (self->loading)
+    {
+      self->loading = FALSE;
+      set_busy (self, FALSE);
+    }
+  self->load_all = FALSE;
+  g_clear_object (&self->pager);
+  g_clear_pointer (&self->request, dyn_request_free);
+  self->request = request;
+  if (self->limit > 0)
+    self->request->limit = self->limit;
+  self->fan_out = request->shard_values != NULL && request->shard_placeholder != NULL;
+  self->pager = dyn_cli_new_pager (self->client, self->request, self->keys, &error);
+
+  g_clear_object (&self->model);
+  self->model = target ? dyn_collection_model_new_for_schema (&target->keys, !request->scan_forward)
+                       : dyn_collection_model_new ("", NULL, FALSE);
+  dyn_item_grid_set_model (self->grid, self->model);
+  dyn_item_detail_set_item (self->detail, NULL);
+  gtk_stack_set_visible_child_name (self->items_stack, "grid");
+  gtk_stack_set_visible_child_name (self->view_stack, "items");
+  /* The benchmark opens the table and reads it to the end. */
+  self->load_all = self->bench;
+  load_next (self);
+}
+
+static DynRequest *
+new_scan (DynWindow *self)
+{
+  DynRequest *request = dyn_request_new (DYN_OP_SCAN, self->table);
+
+  request->index = g_strdup (self->index);
+  return request;
+}
+
+static gboolean
+run_builder (DynWindow  *self,
+             GError    **error)
+{
+  g_autofree char *text = dyn_expression_builder_dup_text (self->builder);
+  g_autoptr(DynExprNode) node = NULL;
+  g_autoptr(DynExprPlan) plan = NULL;
+  g_autoptr(DynRequest) request = NULL;
+  g_autofree char *kc = NULL;
+  g_autofree char *filter = NULL;
+  const char *parse_error = dyn_expression_builder_get_parse_error (self->builder);
+
+  if (text == NULL || *g_strstrip (text) == '\0')
+    {
+      start_read (self, new_scan (self));
+      return TRUE;
+    }
+  if (parse_error != NULL)
+    {
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_EXPRESSION, parse_error);
+      return FALSE;
+    }
+  node = dyn_expression_builder_dup_node (self->builder);
+  if (node == NULL || !dyn_expression_builder_get_valid (self->builder))
+    {
+      const char * const *messages = dyn_expression_builder_get_messages (self->builder);
+
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                           messages && messages[0] ? messages[0] : _("The expression is not complete"));
+      return FALSE;
+    }
+  plan = dyn_expr_plan (self->keys, self->index, NULL, node, error);
+  if (plan == NULL)
+    return FALSE;
+
+  if (plan->operation == DYN_EXPR_PLAN_QUERY || plan->suggested_key_condition != NULL)
+    {
+      const char *index = plan->suggested_key_condition ? plan->suggested_index : plan->index_name;
+
+      if (index != NULL && g_strcmp0 (index, self->table) == 0)
+        index = NULL;
+      request = dyn_request_new (DYN_OP_QUERY, self->table);
+      request->index = g_strdup (index);
+      if (plan->suggested_key_condition != NULL)
+        {
+          kc = dyn_expr_node_to_string (plan->suggested_key_condition);
+          filter = plan->suggested_filter ? dyn_expr_node_to_string (plan->suggested_filter) : NULL;
+        }
+      else
+        kc = dyn_expr_node_to_string (node);
+    }
+  else
+    {
+      request = dyn_request_new (DYN_OP_SCAN, self->table);
+      request->index = g_strdup (self->index);
+      filter = dyn_expr_node_to_string (node);
+    }
+  if (!dyn_cli_set_expressions (request, self->keys, kc, filter, NULL, NULL, NULL, NULL, NULL, error))
+    return FALSE;
+  g_debug ("run: %s on %s (%s) kc=%s filter=%s", dyn_operation_get_name (request->op), self->table,
+           request->index ? request->index : "table", request->key_condition, request->filter);
+  start_read (self, g_steal_pointer (&request));
+  return TRUE;
+}
+
+/* Tables. */
+
+static void
+fill_indexes (DynWindow *self)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GPtrArray) links = g_ptr_array_new ();
+
+  g_ptr_array_add (names, (gpointer) _("Table"));
+  if (self->keys != NULL)
+    {
+      g_ptr_array_add (links, self->keys->table.keys.partition_key);
+      for (guint i = 0; i < self->keys->indexes->len; i++)
+        {
+          DynIndexInfo *info = self->keys->indexes->pdata[i];
+
+          g_ptr_array_add (names, info->name);
+          if (!g_ptr_array_find_with_equal_func (links, info->keys.partition_key, g_str_equal, NULL))
+            g_ptr_array_add (links, info->keys.partition_key);
+        }
+    }
+  g_ptr_array_add (names, NULL);
+  g_ptr_array_add (links, NULL);
+  self->updating_indexes = TRUE;
+  gtk_string_list_splice (self->index_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->index_names)),
+                          (const char * const *) names->pdata);
+  gtk_drop_down_set_selected (self->index_dropdown, 0);
+  self->updating_indexes = FALSE;
+  dyn_item_grid_set_link_attributes (self->grid, (const char * const *) links->pdata);
+}
+
+static void
+select_index (DynWindow  *self,
+              const char *index)
+{
+  guint position = 0;
+
+  g_free (self->index);
+  self->index = g_strdup (index);
+  for (guint i = 0; index != NULL && self->keys != NULL && i < self->keys->indexes->len; i++)
+    if (g_strcmp0 (((DynIndexInfo *) self->keys->indexes->pdata[i])->name, index) == 0)
+      position = i + 1;
+  self->updating_indexes = TRUE;
+  gtk_drop_down_set_selected (self->index_dropdown, position);
+  self->updating_indexes = FALSE;
+  dyn_expression_builder_set_index (self->builder, index);
+}
+
+static void
+index_selected_cb (GtkDropDown *dropdown,
+                   GParamSpec  *pspec,
+                   DynWindow   *self)
+{
+  guint position = gtk_drop_down_get_selected (dropdown);
+  const char *index = NULL;
+
+  if (self->updating_indexes || self->keys == NULL)
+    return;
+  if (position != GTK_INVALID_LIST_POSITION && position > 0 && position <= self->keys->indexes->len)
+    index = ((DynIndexInfo *) self->keys->indexes->pdata[position - 1])->name;
+  select_index (self, index);
+  start_read (self, new_scan (self));
+}
+
+static void
+describe_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(DynWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) description = NULL;
+  DynTableKeys *keys = NULL;
+
+  description = dyn_client_describe_table_finish (DYN_CLIENT (source), result, &keys, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  set_busy (self, FALSE);
+  if (description == NULL)
+    {
+      show_error (self, "DescribeTable", error);
+      return;
+    }
+  g_clear_pointer (&self->description, json_object_unref);
+  self->description = g_steal_pointer (&description);
+  g_clear_pointer (&self->keys, dyn_table_keys_free);
+  self->keys = keys;
+  g_clear_pointer (&self->index, g_free);
+  dyn_table_details_set_description (self->table_details, self->description);
+  dyn_expression_builder_set_table (self->builder, self->keys);
+  dyn_expression_builder_set_index (self->builder, NULL);
+  fill_indexes (self);
+  clear_error (self);
+  if (self->initial_query != NULL)
+    {
+      g_autofree char *text = g_steal_pointer (&self->initial_query);
+      g_autoptr(GError) query_error = NULL;
+
+      dyn_expression_builder_set_text (self->builder, text);
+      gtk_revealer_set_reveal_child (self->builder_revealer, TRUE);
+      if (run_builder (self, &query_error))
+        return;
+      show_error (self, _("The query"), query_error);
+    }
+  start_read (self, new_scan (self));
+}
+
+static void
+open_table_now (DynWindow  *self,
+                const char *table)
+{
+  g_free (self->table);
+  self->table = g_strdup (table);
+  adw_window_title_set_title (self->window_title, table);
+  adw_window_title_set_subtitle (self->window_title, dyn_connection_get_name (self->connection));
+  if (self->settings != NULL && dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)))
+    {
+      g_settings_set_string (self->settings, "last-connection", dyn_connection_get_id (self->connection));
+      g_settings_set_string (self->settings, "last-table", table);
+      dyn_connection_set_last_table (self->connection, table);
+    }
+  cancel_load (self);
+  if (self->loading)
+    {
+      self->loading = FALSE;
+      set_busy (self, FALSE);
+    }
+  g_clear_object (&self->pager);
+  g_clear_pointer (&self->keys, dyn_table_keys_free);
+  update_actions (self);
+  self->load_cancellable = g_cancellable_new ();
+  set_busy (self, TRUE);
+  dyn_client_describe_table_async (self->client, table, self->load_cancellable, describe_cb, g_object_ref (self));
+}
+
+static void
+tables_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(DynWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) tables = NULL;
+  g_autofree char *pending = NULL;
+
+  tables = dyn_client_list_tables_finish (DYN_CLIENT (source), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  set_busy (self, FALSE);
+  if (tables == NULL)
+    {
+      dyn_connection_sidebar_set_status (self->sidebar, self->connection, _("Could not list the tables"));
+      show_error (self, "ListTables", error);
+      return;
+    }
+  dyn_connection_sidebar_set_status (self->sidebar, self->connection, NULL);
+  g_strfreev (self->tables);
+  self->tables = g_steal_pointer (&tables);
+  dyn_connection_sidebar_set_tables (self->sidebar, self->connection, (const char * const *) self->tables);
+  dyn_connection_sidebar_set_expanded (self->sidebar, self->connection, TRUE);
+  clear_error (self);
+  pending = g_steal_pointer (&self->pending_table);
+  if (pending != NULL)
+    open_table_now (self, pending);
+}
+
+static void
+list_tables (DynWindow *self)
+{
+  set_busy (self, TRUE);
+  dyn_connection_sidebar_set_status (self->sidebar, self->connection, _("Listing tables…"));
+  dyn_client_list_tables_async (self->client, self->connect_cancellable, tables_cb, g_object_ref (self));
+}
+
+static void
+set_client (DynWindow *self,
+            DynClient *client)
+{
+  g_set_object (&self->client, client);
+  dyn_expression_builder_set_endpoint (self->builder, dyn_client_get_endpoint (client), dyn_client_get_region (client));
+  update_actions (self);
+  list_tables (self);
+}
+
+static void
+client_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(DynWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynClient) client = NULL;
+
+  client = dyn_connection_create_client_finish (DYN_CONNECTION (source), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  set_busy (self, FALSE);
+  if (client == NULL)
+    {
+      dyn_connection_sidebar_set_status (self->sidebar, DYN_CONNECTION (source), _("Could not connect"));
+      show_error (self, _("Connecting"), error);
+      return;
+    }
+  if (DYN_CONNECTION (source) != self->connection)
+    return;
+  set_client (self, client);
+}
+
+static void
+reset_connection (DynWindow     *self,
+                  DynConnection *connection)
+{
+  if (self->connect_cancellable != NULL)
+    g_cancellable_cancel (self->connect_cancellable);
+  g_clear_object (&self->connect_cancellable);
+  self->connect_cancellable = g_cancellable_new ();
+  cancel_load (self);
+  if (self->loading)
+    {
+      self->loading = FALSE;
+      set_busy (self, FALSE);
+    }
+  g_set_object (&self->connection, connection);
+  g_clear_object (&self->client);
+  g_clear_pointer (&self->tables, g_strfreev);
+  g_clear_pointer (&self->table, g_free);
+  g_clear_pointer (&self->pending_table, g_free);
+  g_clear_pointer (&self->keys, dyn_table_keys_free);
+  g_clear_object (&self->pager);
+  g_clear_object (&self->model);
+  dyn_item_grid_set_model (self->grid, NULL);
+  dyn_item_detail_set_item (self->detail, NULL);
+  dyn_table_details_set_description (self->table_details, NULL);
+  gtk_stack_set_visible_child_name (self->items_stack, "empty");
+  adw_window_title_set_title (self->window_title, _("No Table"));
+  adw_window_title_set_subtitle (self->window_title, connection ? dyn_connection_get_name (connection) : NULL);
+  set_status (self, NULL);
+  update_actions (self);
+}
+
+/* Actions. */
+
+static void
+open_table_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  dyn_window_open_table (DYN_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+static void
+open_connection_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  const char *id = g_variant_get_string (parameter, NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->connections)); i++)
+    {
+      g_autoptr(DynConnection) connection = g_list_model_get_item (G_LIST_MODEL (self->connections), i);
+
+      if (g_strcmp0 (dyn_connection_get_id (connection), id) == 0)
+        {
+          dyn_window_open_connection (self, connection);
+          return;
+        }
+    }
+}
+
+static void
+scan_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  start_read (self, new_scan (self));
+}
+
+static void
+query_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  g_autoptr(GError) error = NULL;
+
+  if (!run_builder (self, &error))
+    show_error (self, _("The query"), error);
+}
+
+static void
+load_more_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  load_next (DYN_WINDOW (widget));
+}
+
+static void
+load_all_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  self->load_all = TRUE;
+  load_next (self);
+}
+
+static void
+cancel_load_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  self->load_all = FALSE;
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+}
+
+static void
+follow_index_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  const char *name = NULL, *json = NULL;
+  g_autoptr(DynValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynExprPath) path = NULL;
+  g_autofree char *path_text = NULL;
+  g_autofree char *literal = NULL;
+  g_autofree char *text = NULL;
+  const char *index = NULL;
+  gboolean found = FALSE;
+
+  g_variant_get (parameter, "(&s&s)", &name, &json);
+  {
+    g_autoptr(JsonNode) node = json_from_string (json, &error);
+
+    if (node != NULL)
+      value = dyn_value_from_ddb_json (node, &error);
+  }
+  if (value == NULL)
+    {
+      show_error (self, _("Following the key"), error);
+      return;
+    }
+  /* The table itself when the attribute is its partition key, else the first
+   * index keyed by it. */
+  if (g_strcmp0 (self->keys->table.keys.partition_key, name) == 0)
+    found = TRUE;
+  for (guint i = 0; !found && i < self->keys->indexes->len; i++)
+    {
+      DynIndexInfo *info = self->keys->indexes->pdata[i];
+
+      if (g_strcmp0 (info->keys.partition_key, name) == 0)
+        {
+          index = info->name;
+          found = TRUE;
+        }
+    }
+  if (!found)
+    {
+      g_autoptr(GError) not_key = g_error_new (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                               _("%s is not the partition key of the table or an index"), name);
+      show_error (self, _("Following the key"), not_key);
+      return;
+    }
+  path = dyn_expr_path_new (name);
+  path_text = dyn_expr_path_to_string (path);
+  literal = dyn_expr_value_to_literal (value);
+  text = g_strdup_printf ("%s = %s", path_text, literal);
+  select_index (self, index);
+  dyn_expression_builder_set_text (self->builder, text);
+  gtk_revealer_set_reveal_child (self->builder_revealer, TRUE);
+  gtk_widget_activate_action (widget, "win.query", NULL);
+}
+
+static void
+follow_key_cb (DynItemGrid *grid,
+               const char  *name,
+               DynValue    *value,
+               DynWindow   *self)
+{
+  g_autofree char *json = dyn_value_to_ddb_json_string (value);
+
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.follow-index", "(ss)", name, json);
+}
+
+static void
+near_end_cb (DynItemGrid *grid,
+             DynWindow   *self)
+{
+  load_next (self);
+}
+
+static void
+toggle_grouping_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  gboolean grouped = !dyn_item_grid_get_grouped (self->grid);
+
+  dyn_item_grid_set_grouped (self->grid, grouped);
+  if (self->settings != NULL)
+    g_settings_set_boolean (self->settings, "group-by-collection", grouped);
+  if (self->pager != NULL)
+    update_status (self);
+}
+
+static void
+toggle_sidebar_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, !adw_flap_get_reveal_flap (self->flap));
+}
+
+static void
+toggle_builder_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  gtk_revealer_set_reveal_child (self->builder_revealer, !gtk_revealer_get_reveal_child (self->builder_revealer));
+}
+
+static void
+toggle_detail_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  GtkWidget *detail = GTK_WIDGET (self->detail);
+
+  gtk_widget_set_visible (detail, !gtk_widget_get_visible (detail));
+}
+
+static void
+focus_filter_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  adw_flap_set_reveal_flap (self->flap, TRUE);
+  dyn_connection_sidebar_focus_filter (self->sidebar);
+}
+
+static void
+dismiss_error_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  clear_error (DYN_WINDOW (widget));
+}
+
+static void
+refresh_tables_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  if (self->client != NULL)
+    list_tables (self);
+}
+
+static void
+editor_saved_cb (DynConnectionEditor *editor,
+                 DynConnection       *connection,
+                 DynWindow           *self)
+{
+  g_autofree char *text = g_strdup_printf (_("Connection “%s” saved"), dyn_connection_get_name (connection));
+
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
+  dyn_window_open_connection (self, connection);
+}
+
+static void
+new_connection_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  DynConnectionEditor *editor = dyn_connection_editor_new (GTK_WINDOW (self), self->store, NULL);
+
+  g_signal_connect_object (editor, "saved", G_CALLBACK (editor_saved_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (editor));
+}
+
+static void
+edit_connection_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  DynConnectionEditor *editor;
+
+  if (self->connection == NULL)
+    return;
+  editor = dyn_connection_editor_new (GTK_WINDOW (self), self->store, self->connection);
+  g_signal_connect_object (editor, "saved", G_CALLBACK (editor_saved_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (editor));
+}
+
+static void
+removed_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(DynWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!dyn_connection_store_remove_finish (DYN_CONNECTION_STORE (source), result, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error (self, _("Deleting the connection"), error);
+      return;
+    }
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Connection deleted")));
+}
+
+static void
+delete_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    DynWindow        *self)
+{
+  DynConnection *connection = g_object_get_data (G_OBJECT (dialog), "dyn-connection");
+
+  if (g_strcmp0 (response, "delete") != 0 || connection == NULL)
+    return;
+  if (connection == self->connection)
+    reset_connection (self, NULL);
+  dyn_connection_store_remove_async (self->store, connection, self->cancellable, removed_cb, g_object_ref (self));
+}
+
+static void
+delete_connection_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  GtkWidget *dialog;
+
+  if (self->connection == NULL)
+    return;
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Delete Connection?"), NULL);
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                  _("“%s” and its secret key in the keyring will be deleted."),
+                                  dyn_connection_get_name (self->connection));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "delete", _("_Delete"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete", ADW_RESPONSE_DESTRUCTIVE);
+  g_object_set_data_full (G_OBJECT (dialog), "dyn-connection", g_object_ref (self->connection), g_object_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+show_view_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  gtk_stack_set_visible_child_name (DYN_WINDOW (widget)->view_stack, g_variant_get_string (parameter, NULL));
+}
+
+/* Signals of the parts. */
+
+static void
+connection_activated_cb (DynConnectionSidebar *sidebar,
+                         DynConnection        *connection,
+                         DynWindow            *self)
+{
+  if (connection != self->connection || self->client == NULL)
+    dyn_window_open_connection (self, connection);
+}
+
+static void
+table_activated_cb (DynConnectionSidebar *sidebar,
+                    DynConnection        *connection,
+                    const char           *table,
+                    DynWindow            *self)
+{
+  if (connection != self->connection)
+    {
+      dyn_window_open_connection (self, connection);
+      g_free (self->pending_table);
+      self->pending_table = g_strdup (table);
+      return;
+    }
+  dyn_window_open_table (self, table);
+  if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, FALSE);
+}
+
+static void
+selected_item_cb (DynItemGrid *grid,
+                  GParamSpec  *pspec,
+                  DynWindow   *self)
+{
+  DynItemObject *item = dyn_item_grid_get_selected_item (grid);
+  g_autofree char *title = NULL;
+
+  if (item != NULL)
+    {
+      DynValue *pk = dyn_item_object_get_partition_key_value (item);
+      DynValue *sk = dyn_item_object_get_sort_key_value (item);
+      g_autofree char *a = pk ? dyn_value_format_cell (pk, DYN_BINARY_FORMAT_BASE64, 80) : NULL;
+      g_autofree char *b = sk ? dyn_value_format_cell (sk, DYN_BINARY_FORMAT_BASE64, 80) : NULL;
+
+      title = b ? g_strdup_printf ("%s · %s", a ? a : "", b) : g_strdup (a);
+      gtk_widget_set_visible (GTK_WIDGET (self->detail), TRUE);
+    }
+  dyn_item_detail_set_item (self->detail, item ? dyn_item_object_get_item (item) : NULL);
+  dyn_item_detail_set_title (self->detail, title);
+}
+
+static gboolean
+dyn_window_close_request (GtkWindow *window)
+{
+  DynWindow *self = DYN_WINDOW (window);
+
+  if (self->settings != NULL)
+    {
+      int width, height;
+
+      gtk_window_get_default_size (window, &width, &height);
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+      g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+    }
+  return GTK_WINDOW_CLASS (dyn_window_parent_class)->close_request (window);
+}
+
+/* Benchmark mode: after every row is loaded, scroll through all of them and
+ * report the frame times, then the peak memory, and quit. */
+
+static void
+bench_after_paint_cb (GdkFrameClock *clock,
+                      DynWindow     *self)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (self->bench_last_paint > 0)
+    {
+      gint64 frame = now - self->bench_last_paint;
+
+      self->bench_max_frame = MAX (self->bench_max_frame, frame);
+      if (frame > 50000)
+        self->bench_slow_frames++;
+      self->bench_frames++;
+    }
+  self->bench_last_paint = now;
+}
+
+static gboolean
+bench_scroll_tick_cb (GtkWidget     *widget,
+                      GdkFrameClock *clock,
+                      gpointer       user_data)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  GtkAdjustment *adjustment = dyn_item_grid_get_vadjustment (self->grid);
+  double value = gtk_adjustment_get_value (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
+  const char *step = g_getenv ("DYN_BENCH_SCROLL_PAGES");
+
+  if (value + page >= upper)
+    {
+      self->bench_scroll_id = 0;
+      bench_scroll_done (self);
+      return G_SOURCE_REMOVE;
+    }
+  gtk_adjustment_set_value (adjustment, value + page * (step ? g_ascii_strtod (step, NULL) : 1.0));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+bench_after_load (DynWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  g_printerr ("bench: all-loaded %" G_GINT64_FORMAT " %u\n", bench_now (),
+              dyn_collection_model_get_n_items_total (self->model));
+  if (g_getenv ("DYN_BENCH_NO_SCROLL") != NULL || clock == NULL)
+    {
+      bench_scroll_done (self);
+      return;
+    }
+  g_signal_connect (clock, "after-paint", G_CALLBACK (bench_after_paint_cb), self);
+  self->bench_scroll_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), bench_scroll_tick_cb, NULL, NULL);
+}
+
+static void
+bench_scroll_done (DynWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  g_autofree char *status = NULL;
+
+  if (clock != NULL)
+    g_signal_handlers_disconnect_by_func (clock, bench_after_paint_cb, self);
+  g_printerr ("bench: scroll frames %u max-ms %.1f over-50ms %u rows %u\n", self->bench_frames,
+              self->bench_max_frame / 1000.0, self->bench_slow_frames,
+              g_list_model_get_n_items (dyn_item_grid_get_rows (self->grid)));
+  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    {
+      const char *hwm = strstr (status, "VmHWM:");
+      const char *rss = strstr (status, "VmRSS:");
+
+      if (hwm != NULL)
+        g_printerr ("bench: %.*s\n", (int) strcspn (hwm, "\n"), hwm);
+      if (rss != NULL)
+        g_printerr ("bench: %.*s\n", (int) strcspn (rss, "\n"), rss);
+    }
+  g_printerr ("bench: status %s\n", self->status_text ? self->status_text : "");
+  g_idle_add (destroy_idle_cb, g_object_ref (self));
+}
+
+static gboolean
+destroy_idle_cb (gpointer user_data)
+{
+  gtk_window_destroy (GTK_WINDOW (user_data));
+  g_object_unref (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+bench_first_frame_cb (GdkFrameClock *clock,
+                      DynWindow     *self)
+{
+  g_signal_handlers_disconnect_by_func (clock, bench_first_frame_cb, self);
+  g_printerr ("bench: first-frame %" G_GINT64_FORMAT "\n", bench_now ());
+  if (g_getenv ("DYN_BENCH_STARTUP_ONLY") != NULL)
+    g_idle_add (destroy_idle_cb, g_object_ref (self));
+}
+
+static void
+dyn_window_realize (GtkWidget *widget)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (dyn_window_parent_class)->realize (widget);
+  if (self->bench)
+    g_signal_connect (gtk_widget_get_frame_clock (widget), "after-paint", G_CALLBACK (bench_first_frame_cb), self);
+}
+
+static void
+dyn_window_dispose (GObject *object)
+{
+  DynWindow *self = DYN_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->connect_cancellable != NULL)
+    g_cancellable_cancel (self->connect_cancellable);
+  cancel_load (self);
+  if (self->bench_scroll_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->bench_scroll_id);
+      self->bench_scroll_id = 0;
+    }
+  g_clear_object (&self->connect_cancellable);
+  g_clear_object (&self->pager);
+  g_clear_object (&self->model);
+  g_clear_object (&self->client);
+  g_clear_object (&self->connection);
+  g_clear_object (&self->settings);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (dyn_window_parent_class)->dispose (object);
+}
+
+static void
+dyn_window_finalize (GObject *object)
+{
+  DynWindow *self = DYN_WINDOW (object);
+
+  g_clear_object (&self->connections);
+  g_clear_object (&self->extras);
+  g_clear_object (&self->store);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->index_names);
+  g_strfreev (self->tables);
+  g_free (self->table);
+  g_free (self->pending_table);
+  g_free (self->initial_query);
+  g_free (self->index);
+  g_free (self->status_text);
+  g_free (self->error_text);
+  g_clear_pointer (&self->description, json_object_unref);
+  g_clear_pointer (&self->keys, dyn_table_keys_free);
+  g_clear_pointer (&self->request, dyn_request_free);
+
+  G_OBJECT_CLASS (dyn_window_parent_class)->finalize (object);
+}
+
+static void
+dyn_window_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  DynWindow *self = DYN_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy > 0);
+      break;
+    case PROP_STATUS_TEXT:
+      g_value_set_string (value, self->status_text);
+      break;
+    case PROP_ERROR_TEXT:
+      g_value_set_string (value, self->error_text);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyn_window_class_init (DynWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = dyn_window_dispose;
+  object_class->finalize = dyn_window_finalize;
+  object_class->get_property = dyn_window_get_property;
+  widget_class->realize = dyn_window_realize;
+  window_class->close_request = dyn_window_close_request;
+
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STATUS_TEXT] =
+    g_param_spec_string ("status-text", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ERROR_TEXT] =
+    g_param_spec_string ("error-text", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Pulls the resource bundle out of the static library (its constructor
+   * registers it). */
+  (void) dyn_app_get_resource ();
+  g_type_ensure (DYN_TYPE_CONNECTION_SIDEBAR);
+  g_type_ensure (DYN_TYPE_EXPRESSION_BUILDER);
+  g_type_ensure (DYN_TYPE_ITEM_GRID);
+  g_type_ensure (DYN_TYPE_ITEM_DETAIL);
+  g_type_ensure (DYN_TYPE_TABLE_DETAILS);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/dynoscope/Dynoscope/dyn-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, sidebar);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, index_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, builder_revealer);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, builder);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, items_stack);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, grid);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, detail);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, table_details);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, spinner);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, status_label);
+
+  gtk_widget_class_install_action (widget_class, "win.open-table", "s", open_table_action);
+  gtk_widget_class_install_action (widget_class, "win.open-connection", "s", open_connection_action);
+  gtk_widget_class_install_action (widget_class, "win.scan", NULL, scan_action);
+  gtk_widget_class_install_action (widget_class, "win.query", NULL, query_action);
+  gtk_widget_class_install_action (widget_class, "win.load-more", NULL, load_more_action);
+  gtk_widget_class_install_action (widget_class, "win.load-all", NULL, load_all_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
+  gtk_widget_class_install_action (widget_class, "win.follow-index", "(ss)", follow_index_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-grouping", NULL, toggle_grouping_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-sidebar", NULL, toggle_sidebar_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-builder", NULL, toggle_builder_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-detail", NULL, toggle_detail_action);
+  gtk_widget_class_install_action (widget_class, "win.focus-filter", NULL, focus_filter_action);
+  gtk_widget_class_install_action (widget_class, "win.dismiss-error", NULL, dismiss_error_action);
+  gtk_widget_class_install_action (widget_class, "win.refresh-tables", NULL, refresh_tables_action);
+  gtk_widget_class_install_action (widget_class, "win.new-connection", NULL, new_connection_action);
+  gtk_widget_class_install_action (widget_class, "win.edit-connection", NULL, edit_connection_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-connection", NULL, delete_connection_action);
+  gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.focus-filter", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.refresh-tables", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK, "win.load-more", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.load-all", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "win.cancel-load", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK, "win.toggle-grouping", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.toggle-builder", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.query", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.scan", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, GDK_CONTROL_MASK, "win.toggle-detail", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-connection", NULL);
+}
+
+static void
+dyn_window_init (DynWindow *self)
+{
+  GListStore *models;
+
+  self->cancellable = g_cancellable_new ();
+  self->bench = g_strcmp0 (g_getenv ("DYN_BENCH"), "1") == 0;
+  self->index_names = gtk_string_list_new (NULL);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  gtk_drop_down_set_model (self->index_dropdown, G_LIST_MODEL (self->index_names));
+  g_signal_connect (self->index_dropdown, "notify::selected", G_CALLBACK (index_selected_cb), self);
+  g_signal_connect (self->sidebar, "connection-activated", G_CALLBACK (connection_activated_cb), self);
+  g_signal_connect (self->sidebar, "table-activated", G_CALLBACK (table_activated_cb), self);
+  g_signal_connect (self->grid, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
+  g_signal_connect (self->grid, "follow-key", G_CALLBACK (follow_key_cb), self);
+  g_signal_connect (self->grid, "near-end", G_CALLBACK (near_end_cb), self);
+
+  self->extras = g_list_store_new (DYN_TYPE_CONNECTION);
+  models = g_list_store_new (G_TYPE_LIST_MODEL);
+  self->connections = gtk_flatten_list_model_new (G_LIST_MODEL (models));
+
+  {
+    GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+    g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE) : NULL;
+
+    if (schema != NULL)
+      self->settings = g_settings_new (APPLICATION_ID);
+  }
+  if (self->settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (self->settings, "window-width"),
+                                   g_settings_get_int (self->settings, "window-height"));
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+      dyn_item_grid_set_grouped (self->grid, g_settings_get_boolean (self->settings, "group-by-collection"));
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->detail), FALSE);
+  update_actions (self);
+}
+
+DynWindow *
+dyn_window_new (GtkApplication     *app,
+                DynConnectionStore *store)
+{
+  DynWindow *self;
+  GListStore *models;
+
+  g_return_val_if_fail (GTK_IS_APPLICATION (app), NULL);
+  g_return_val_if_fail (DYN_IS_CONNECTION_STORE (store), NULL);
+
+  self = g_object_new (DYN_TYPE_WINDOW, "application", app, NULL);
+  self->store = g_object_ref (store);
+  models = G_LIST_STORE (gtk_flatten_list_model_get_model (self->connections));
+  g_list_store_append (models, store);
+  g_list_store_append (models, self->extras);
+  dyn_connection_sidebar_set_connections (self->sidebar, G_LIST_MODEL (self->connections));
+  return self;
+}
+
+DynConnectionStore *
+dyn_window_get_store (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+
+  return self->store;
+}
+
+void
+dyn_window_add_connection (DynWindow     *self,
+                           DynConnection *connection,
+                           DynClient     *client)
+{
+  g_return_if_fail (DYN_IS_WINDOW (self));
+  g_return_if_fail (DYN_IS_CONNECTION (connection));
+
+  g_list_store_append (self->extras, connection);
+  if (client == NULL)
+    {
+      dyn_window_open_connection (self, connection);
+      return;
+    }
+  reset_connection (self, connection);
+  set_client (self, client);
+}
+
+void
+dyn_window_open_connection (DynWindow     *self,
+                            DynConnection *connection)
+{
+  g_return_if_fail (DYN_IS_WINDOW (self));
+  g_return_if_fail (DYN_IS_CONNECTION (connection));
+
+  reset_connection (self, connection);
+  clear_error (self);
+  set_busy (self, TRUE);
+  dyn_connection_sidebar_set_status (self->sidebar, connection, _("Connecting…"));
+  dyn_connection_create_client_async (connection, dyn_connection_store_get_shared_config (self->store),
+                                      self->connect_cancellable, client_cb, g_object_ref (self));
+}
+
+void
+dyn_window_open_table (DynWindow  *self,
+                       const char *table)
+{
+  g_return_if_fail (DYN_IS_WINDOW (self));
+  g_return_if_fail (table != NULL);
+
+  if (self->client == NULL || self->tables == NULL)
+    {
+      g_free (self->pending_table);
+      self->pending_table = g_strdup (table);
+      return;
+    }
+  open_table_now (self, table);
+}
+
+void
+dyn_window_set_initial_query (DynWindow  *self,
+                              const char *text)
+{
+  g_return_if_fail (DYN_IS_WINDOW (self));
+
+  g_free (self->initial_query);
+  self->initial_query = g_strdup (text);
+}
+
+void
+dyn_window_set_page_limit (DynWindow *self,
+                           guint      limit)
+{
+  g_return_if_fail (DYN_IS_WINDOW (self));
+
+  self->limit = limit;
+}
+
+DynConnection *
+dyn_window_get_connection (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->connection;
+}
+
+DynClient *
+dyn_window_get_client (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->client;
+}
+
+const char *
+dyn_window_get_table (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->table;
+}
+
+const char *
+dyn_window_get_index (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->request ? self->request->index : NULL;
+}
+
+const DynTableKeys *
+dyn_window_get_table_keys (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->keys;
+}
+
+DynCollectionModel *
+dyn_window_get_model (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->model;
+}
+
+DynPager *
+dyn_window_get_pager (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->pager;
+}
+
+const DynRequest *
+dyn_window_get_request (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->request;
+}
+
+gboolean
+dyn_window_is_busy (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), FALSE);
+  return self->busy > 0;
+}
+
+const char *
+dyn_window_get_status_text (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->status_text;
+}
+
+const char *
+dyn_window_get_error_text (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->error_text;
+}
+
+const char * const *
+dyn_window_get_tables (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return (const char * const *) self->tables;
+}
+
+DynItemGrid *
+dyn_window_get_grid (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->grid;
+}
+
+DynItemDetail *
+dyn_window_get_detail (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->detail;
+}
+
+DynExpressionBuilder *
+dyn_window_get_builder (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->builder;
+}
+
+DynConnectionSidebar *
+dyn_window_get_sidebar (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->sidebar;
+}
+
+DynTableDetails *
+dyn_window_get_table_details (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->table_details;
+}

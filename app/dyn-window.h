@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "dyn-client.h"
+#include "dyn-collections.h"
+#include "dyn-connection.h"
+#include "dyn-connection-sidebar.h"
+#include "dyn-expression-builder.h"
+#include "dyn-item-detail.h"
+#include "dyn-item-grid.h"
+#include "dyn-pager.h"
+#include "dyn-table-details.h"
+
+G_BEGIN_DECLS
+
+#define DYN_TYPE_WINDOW (dyn_window_get_type ())
+G_DECLARE_FINAL_TYPE (DynWindow, dyn_window, DYN, WINDOW, AdwApplicationWindow)
+
+DynWindow          *dyn_window_new                  (GtkApplication     *app,
+                                                     DynConnectionStore *store);
+DynConnectionStore *dyn_window_get_store            (DynWindow          *self);
+/* Adds a connection that is not saved (the command line's) and opens it
+ * with @client, or with a client made from it when @client is NULL. */
+void                dyn_window_add_connection       (DynWindow          *self,
+                                                     DynConnection      *connection,
+                                                     DynClient          *client);
+/* Opens @connection: makes its client and lists its tables. */
+void                dyn_window_open_connection      (DynWindow          *self,
+                                                     DynConnection      *connection);
+/* Opens a table of the current connection and reads its first page (a Scan),
+ * or when no client is ready yet, as soon as it is. */
+void                dyn_window_open_table           (DynWindow          *self,
+                                                     const char         *table);
+/* The builder's text to run instead of a Scan when the next table opens. */
+void                dyn_window_set_initial_query    (DynWindow          *self,
+                                                     const char         *text);
+/* The page size of reads (Limit; 0: the server's 1 MB pages). */
+void                dyn_window_set_page_limit       (DynWindow          *self,
+                                                     guint               limit);
+
+DynConnection      *dyn_window_get_connection       (DynWindow          *self);
+DynClient          *dyn_window_get_client           (DynWindow          *self);
+const char         *dyn_window_get_table            (DynWindow          *self);
+/* The index being read, NULL for the table. */
+const char         *dyn_window_get_index            (DynWindow          *self);
+const DynTableKeys *dyn_window_get_table_keys       (DynWindow          *self);
+DynCollectionModel *dyn_window_get_model            (DynWindow          *self);
+DynPager           *dyn_window_get_pager            (DynWindow          *self);
+/* What the current read is: a copy of its request (NULL: none). */
+const DynRequest   *dyn_window_get_request          (DynWindow          *self);
+/* TRUE while connecting, describing or loading a page ("busy" notifies). */
+gboolean            dyn_window_is_busy              (DynWindow          *self);
+const char         *dyn_window_get_status_text      (DynWindow          *self);
+/* The message shown for the last error (with the AWS code), or NULL. */
+const char         *dyn_window_get_error_text       (DynWindow          *self);
+/* The table names listed for the current connection. */
+const char * const *dyn_window_get_tables           (DynWindow          *self);
+
+DynItemGrid          *dyn_window_get_grid           (DynWindow *self);
+DynItemDetail        *dyn_window_get_detail         (DynWindow *self);
+DynExpressionBuilder *dyn_window_get_builder        (DynWindow *self);
+DynConnectionSidebar *dyn_window_get_sidebar        (DynWindow *self);
+DynTableDetails      *dyn_window_get_table_details  (DynWindow *self);
+
+G_END_DECLS

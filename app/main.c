@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dynoscope"
+
+#include "config.h"
+
+#include <locale.h>
+#include <glib/gi18n.h>
+
+#include "dyn-application.h"
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(DynApplication) app = NULL;
+  GApplicationFlags flags = G_APPLICATION_DEFAULT_FLAGS;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  /* Benchmarks and screenshots run their own instance. */
+  if (g_getenv ("DYN_BENCH") != NULL || g_getenv ("DYN_NON_UNIQUE") != NULL)
+    flags |= G_APPLICATION_NON_UNIQUE;
+  for (int i = 1; i < argc; i++)
+    if (g_str_has_prefix (argv[i], "--screenshot"))
+      flags |= G_APPLICATION_NON_UNIQUE;
+
+  app = dyn_application_new (flags);
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}

@@ -1,0 +1,668 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dyn-diff"
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dyn-diff.h"
+#include "dyn-error.h"
+#include "dyn-json.h"
+
+void
+dyn_diff_entry_free (DynDiffEntry *entry)
+{
+  if (entry == NULL)
+    return;
+  g_free (entry->name);
+  g_clear_pointer (&entry->before, dyn_value_unref);
+  g_clear_pointer (&entry->after, dyn_value_unref);
+  g_free (entry);
+}
+
+void
+dyn_merge_entry_free (DynMergeEntry *entry)
+{
+  if (entry == NULL)
+    return;
+  g_free (entry->name);
+  g_clear_pointer (&entry->base, dyn_value_unref);
+  g_clear_pointer (&entry->server, dyn_value_unref);
+  g_clear_pointer (&entry->mine, dyn_value_unref);
+  g_free (entry);
+}
+
+static gboolean
+is_key_name (const DynKeySchema *keys,
+             const char         *name)
+{
+  return keys != NULL &&
+         (g_strcmp0 (keys->partition_key, name) == 0 || g_strcmp0 (keys->sort_key, name) == 0);
+}
+
+/* The attribute names of up to three items: keys first, then each item's
+ * names in its order, each name once. */
+static GPtrArray *
+union_of_names (const DynValue     *a,
+                const DynValue     *b,
+                const DynValue     *c,
+                const DynKeySchema *keys)
+{
+  const DynValue *items[] = { a, b, c };
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *names = g_ptr_array_new ();
+
+  if (keys != NULL)
+    {
+      const char *key_names[] = { keys->partition_key, keys->sort_key };
+
+      for (guint k = 0; k < G_N_ELEMENTS (key_names); k++)
+        {
+          if (key_names[k] == NULL)
+            continue;
+          for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+            if (items[i] != NULL && dyn_value_map_lookup (items[i], key_names[k]) != NULL)
+              {
+                g_hash_table_add (seen, (gpointer) key_names[k]);
+                g_ptr_array_add (names, (gpointer) key_names[k]);
+                break;
+              }
+        }
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      if (items[i] == NULL)
+        continue;
+      for (guint m = 0; m < dyn_value_get_length (items[i]); m++)
+        {
+          const char *name = dyn_value_map_get_name (items[i], m);
+
+          if (g_hash_table_add (seen, (gpointer) name))
+            g_ptr_array_add (names, (gpointer) name);
+        }
+    }
+  return names;
+}
+
+static gboolean
+values_equal (const DynValue *a,
+              const DynValue *b)
+{
+  if (a == NULL || b == NULL)
+    return a == b;
+  return dyn_value_equal (a, b);
+}
+
+static DynValue *
+maybe_ref (DynValue *value)
+{
+  return value ? dyn_value_ref (value) : NULL;
+}
+
+GPtrArray *
+dyn_diff_items (const DynValue     *before,
+                const DynValue     *after,
+                const DynKeySchema *keys,
+                gboolean            include_unchanged)
+{
+  g_autoptr(GPtrArray) names = union_of_names (before, after, NULL, keys);
+  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_diff_entry_free);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = names->pdata[i];
+      DynValue *b = before ? dyn_value_map_lookup (before, name) : NULL;
+      DynValue *a = after ? dyn_value_map_lookup (after, name) : NULL;
+      DynDiffEntry *entry;
+      DynDiffKind kind;
+
+      if (b == NULL)
+        kind = DYN_DIFF_ADDED;
+      else if (a == NULL)
+        kind = DYN_DIFF_REMOVED;
+      else if (dyn_value_equal (a, b))
+        kind = DYN_DIFF_UNCHANGED;
+      else
+        kind = DYN_DIFF_CHANGED;
+      if (kind == DYN_DIFF_UNCHANGED && !include_unchanged)
+        continue;
+
+      entry = g_new0 (DynDiffEntry, 1);
+      entry->name = g_strdup (name);
+      entry->kind = kind;
+      entry->before = maybe_ref (b);
+      entry->after = maybe_ref (a);
+      entry->is_key = is_key_name (keys, name);
+      g_ptr_array_add (entries, entry);
+    }
+  return entries;
+}
+
+GPtrArray *
+dyn_merge_entries (const DynValue     *base,
+                   const DynValue     *server,
+                   const DynValue     *mine,
+                   const DynKeySchema *keys)
+{
+  g_autoptr(GPtrArray) names = union_of_names (base, server, mine, keys);
+  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_merge_entry_free);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = names->pdata[i];
+      DynMergeEntry *entry = g_new0 (DynMergeEntry, 1);
+
+      entry->name = g_strdup (name);
+      entry->base = base ? maybe_ref (dyn_value_map_lookup (base, name)) : NULL;
+      entry->server = server ? maybe_ref (dyn_value_map_lookup (server, name)) : NULL;
+      entry->mine = mine ? maybe_ref (dyn_value_map_lookup (mine, name)) : NULL;
+      entry->is_key = is_key_name (keys, name);
+      entry->server_changed = !values_equal (entry->base, entry->server);
+      entry->mine_changed = !values_equal (entry->base, entry->mine);
+      entry->conflict = entry->server_changed && entry->mine_changed &&
+                        !values_equal (entry->server, entry->mine);
+      /* With the item gone from the server there is nothing of the server's
+       * to keep per attribute: the user's item is the proposal. */
+      if (server == NULL)
+        entry->side = DYN_MERGE_MINE;
+      else if (entry->is_key)
+        entry->side = DYN_MERGE_SERVER;
+      else
+        entry->side = entry->mine_changed ? DYN_MERGE_MINE : DYN_MERGE_SERVER;
+      g_ptr_array_add (entries, entry);
+    }
+  return entries;
+}
+
+DynValue *
+dyn_merge_build (GPtrArray *entries)
+{
+  DynValue *item;
+
+  g_return_val_if_fail (entries != NULL, NULL);
+
+  item = dyn_value_new_map ();
+  for (guint i = 0; i < entries->len; i++)
+    {
+      DynMergeEntry *entry = entries->pdata[i];
+      DynValue *value;
+
+      if (entry->is_key)
+        value = entry->server ? entry->server : entry->mine;
+      else
+        value = entry->side == DYN_MERGE_MINE ? entry->mine : entry->server;
+      if (value != NULL)
+        dyn_value_map_set (item, entry->name, value);
+    }
+  return item;
+}
+
+DynMergeEntry *
+dyn_merge_lookup (GPtrArray  *entries,
+                  const char *name)
+{
+  g_return_val_if_fail (entries != NULL, NULL);
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      DynMergeEntry *entry = entries->pdata[i];
+
+      if (strcmp (entry->name, name) == 0)
+        return entry;
+    }
+  return NULL;
+}
+
+DynValue *
+dyn_item_with_attribute (const DynValue *item,
+                         const char     *name,
+                         DynValue       *value)
+{
+  DynValue *copy;
+  gboolean done = FALSE;
+
+  g_return_val_if_fail (item != NULL && dyn_value_get_value_type (item) == DYN_VALUE_M, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+
+  copy = dyn_value_new_map ();
+  for (guint i = 0; i < dyn_value_get_length (item); i++)
+    {
+      const char *member = dyn_value_map_get_name (item, i);
+
+      if (strcmp (member, name) == 0)
+        {
+          done = TRUE;
+          if (value != NULL)
+            dyn_value_map_set (copy, member, value);
+        }
+      else
+        dyn_value_map_set (copy, member, dyn_value_map_get_value (item, i));
+    }
+  if (!done && value != NULL)
+    dyn_value_map_set (copy, name, value);
+  return copy;
+}
+
+DynValue *
+dyn_item_key (const DynValue     *item,
+              const DynKeySchema *keys)
+{
+  g_autoptr(DynValue) key = NULL;
+  DynValue *pk, *sk = NULL;
+
+  g_return_val_if_fail (item != NULL, NULL);
+  g_return_val_if_fail (keys != NULL, NULL);
+
+  pk = dyn_value_map_lookup (item, keys->partition_key);
+  if (pk == NULL)
+    return NULL;
+  if (keys->sort_key != NULL && (sk = dyn_value_map_lookup (item, keys->sort_key)) == NULL)
+    return NULL;
+  key = dyn_value_new_map ();
+  dyn_value_map_set (key, keys->partition_key, pk);
+  if (sk != NULL)
+    dyn_value_map_set (key, keys->sort_key, sk);
+  return g_steal_pointer (&key);
+}
+
+gboolean
+dyn_item_check_key (const DynValue     *item,
+                    const DynKeySchema *keys,
+                    GError            **error)
+{
+  const char *names[] = { keys->partition_key, keys->sort_key };
+  DynValueType types[] = { keys->partition_type, keys->sort_type };
+
+  g_return_val_if_fail (item != NULL, FALSE);
+
+  if (dyn_value_get_value_type (item) != DYN_VALUE_M)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "an item must be a map");
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      DynValue *value;
+
+      if (names[i] == NULL)
+        continue;
+      value = dyn_value_map_lookup (item, names[i]);
+      if (value == NULL)
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s: the %s key attribute is missing",
+                       names[i], i == 0 ? "partition" : "sort");
+          return FALSE;
+        }
+      if (dyn_value_get_value_type (value) != types[i])
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s: the key attribute must be of type %s, not %s",
+                       names[i], dyn_value_type_to_string (types[i]),
+                       dyn_value_type_to_string (dyn_value_get_value_type (value)));
+          return FALSE;
+        }
+      if ((types[i] == DYN_VALUE_S && dyn_value_get_string_length (value) == 0) ||
+          (types[i] == DYN_VALUE_B && g_bytes_get_size (dyn_value_get_binary (value)) == 0))
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s: a key attribute must not be empty",
+                       names[i]);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Editable JSON */
+
+static gboolean
+is_scalar (const DynValue *value)
+{
+  DynValueType type = dyn_value_get_value_type (value);
+
+  return type != DYN_VALUE_M && type != DYN_VALUE_L;
+}
+
+static void
+append_indent (GString *out,
+               guint    depth)
+{
+  for (guint i = 0; i < depth; i++)
+    g_string_append (out, "  ");
+}
+
+static void
+append_set_element (GString        *out,
+                    const DynValue *set,
+                    guint           i)
+{
+  switch (dyn_value_get_value_type (set))
+    {
+    case DYN_VALUE_SS:
+      {
+        const char *s = dyn_value_set_get_string (set, i);
+        dyn_json_append_string (out, s, strlen (s));
+      }
+      break;
+    case DYN_VALUE_NS:
+      {
+        g_autoptr(DynValue) number = dyn_value_new_number (dyn_value_set_get_string (set, i), NULL);
+
+        if (number != NULL)
+          dyn_json_append_plain_value (out, number);
+        else
+          g_string_append (out, dyn_value_set_get_string (set, i));
+      }
+      break;
+    case DYN_VALUE_BS:
+      {
+        g_autoptr(DynValue) binary = dyn_value_new_binary (dyn_value_set_get_binary (set, i));
+        dyn_json_append_plain_value (out, binary);
+      }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+append_editable (GString        *out,
+                 const DynValue *value,
+                 guint           depth)
+{
+  DynValueType type = dyn_value_get_value_type (value);
+  guint n;
+
+  switch (type)
+    {
+    case DYN_VALUE_SS:
+    case DYN_VALUE_NS:
+    case DYN_VALUE_BS:
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < dyn_value_get_length (value); i++)
+        {
+          if (i > 0)
+            g_string_append (out, ", ");
+          append_set_element (out, value, i);
+        }
+      g_string_append_c (out, ']');
+      break;
+
+    case DYN_VALUE_L:
+      {
+        gboolean inline_list = TRUE;
+        gsize start = out->len;
+
+        n = dyn_value_get_length (value);
+        for (guint i = 0; i < n && inline_list; i++)
+          inline_list = is_scalar (dyn_value_list_get (value, i));
+        if (inline_list)
+          {
+            g_string_append_c (out, '[');
+            for (guint i = 0; i < n; i++)
+              {
+                if (i > 0)
+                  g_string_append (out, ", ");
+                append_editable (out, dyn_value_list_get (value, i), depth + 1);
+              }
+            g_string_append_c (out, ']');
+            if (out->len - start <= 72)
+              break;
+            g_string_truncate (out, start);
+          }
+        if (n == 0)
+          {
+            g_string_append (out, "[]");
+            break;
+          }
+        g_string_append (out, "[\n");
+        for (guint i = 0; i < n; i++)
+          {
+            append_indent (out, depth + 1);
+            append_editable (out, dyn_value_list_get (value, i), depth + 1);
+            g_string_append (out, i + 1 < n ? ",\n" : "\n");
+          }
+        append_indent (out, depth);
+        g_string_append_c (out, ']');
+      }
+      break;
+
+    case DYN_VALUE_M:
+      n = dyn_value_get_length (value);
+      if (n == 0)
+        {
+          g_string_append (out, "{}");
+          break;
+        }
+      g_string_append (out, "{\n");
+      for (guint i = 0; i < n; i++)
+        {
+          const char *name = dyn_value_map_get_name (value, i);
+
+          append_indent (out, depth + 1);
+          dyn_json_append_string (out, name, strlen (name));
+          g_string_append (out, ": ");
+          append_editable (out, dyn_value_map_get_value (value, i), depth + 1);
+          g_string_append (out, i + 1 < n ? ",\n" : "\n");
+        }
+      append_indent (out, depth);
+      g_string_append_c (out, '}');
+      break;
+
+    case DYN_VALUE_S:
+    case DYN_VALUE_N:
+    case DYN_VALUE_B:
+    case DYN_VALUE_BOOL:
+    case DYN_VALUE_NULL:
+    default:
+      dyn_json_append_plain_value (out, value);
+      break;
+    }
+}
+
+char *
+dyn_item_to_editable_json (const DynValue *item)
+{
+  GString *out = g_string_new (NULL);
+
+  g_return_val_if_fail (item != NULL, NULL);
+
+  append_editable (out, item, 0);
+  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
+}
+
+static DynValue *restore_sets (DynValue *value, const DynValue *reference, const char *path, GError **error);
+
+static const char *
+set_type_name (DynValueType type)
+{
+  switch (type)
+    {
+    case DYN_VALUE_SS: return "string set";
+    case DYN_VALUE_NS: return "number set";
+    case DYN_VALUE_BS: return "binary set";
+    default: return "set";
+    }
+}
+
+static DynValue *
+list_to_set (DynValue     *list,
+             DynValueType  set_type,
+             const char   *path,
+             GError      **error)
+{
+  DynValueType element_type = set_type == DYN_VALUE_SS ? DYN_VALUE_S
+                              : set_type == DYN_VALUE_NS ? DYN_VALUE_N : DYN_VALUE_B;
+  guint n = dyn_value_get_length (list);
+  g_autoptr(GError) local_error = NULL;
+  DynValue *set;
+
+  if (n == 0)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                   "%s: this %s cannot be empty; remove the attribute instead", path, set_type_name (set_type));
+      return NULL;
+    }
+  for (guint i = 0; i < n; i++)
+    if (dyn_value_get_value_type (dyn_value_list_get (list, i)) != element_type)
+      {
+        g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                     "%s: this attribute is a %s; element %u is not a %s",
+                     path, set_type_name (set_type), i + 1,
+                     element_type == DYN_VALUE_S ? "string" : element_type == DYN_VALUE_N ? "number" : "binary value");
+        return NULL;
+      }
+
+  if (set_type == DYN_VALUE_BS)
+    {
+      g_autofree GBytes **bytesv = g_new0 (GBytes *, n);
+
+      for (guint i = 0; i < n; i++)
+        bytesv[i] = dyn_value_get_binary (dyn_value_list_get (list, i));
+      set = dyn_value_new_binary_set (bytesv, n, &local_error);
+    }
+  else
+    {
+      g_autofree const char **strv = g_new0 (const char *, n + 1);
+
+      for (guint i = 0; i < n; i++)
+        {
+          DynValue *element = dyn_value_list_get (list, i);
+          strv[i] = set_type == DYN_VALUE_SS ? dyn_value_get_string (element) : dyn_value_get_number (element);
+        }
+      set = set_type == DYN_VALUE_SS ? dyn_value_new_string_set (strv, n, &local_error)
+                                     : dyn_value_new_number_set (strv, n, &local_error);
+    }
+  if (set == NULL)
+    g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "%s: %s", path, local_error->message);
+  return set;
+}
+
+static DynValue *
+restore_sets (DynValue        *value,
+              const DynValue  *reference,
+              const char      *path,
+              GError         **error)
+{
+  DynValueType type = dyn_value_get_value_type (value);
+  DynValueType ref_type;
+
+  if (reference == NULL)
+    return dyn_value_ref (value);
+  ref_type = dyn_value_get_value_type (reference);
+
+  if (type == DYN_VALUE_L &&
+      (ref_type == DYN_VALUE_SS || ref_type == DYN_VALUE_NS || ref_type == DYN_VALUE_BS))
+    return list_to_set (value, ref_type, path, error);
+
+  if (type == DYN_VALUE_M && ref_type == DYN_VALUE_M)
+    {
+      g_autoptr(DynValue) map = dyn_value_new_map ();
+
+      for (guint i = 0; i < dyn_value_get_length (value); i++)
+        {
+          const char *name = dyn_value_map_get_name (value, i);
+          g_autofree char *sub = *path ? g_strdup_printf ("%s.%s", path, name) : g_strdup (name);
+          DynValue *restored = restore_sets (dyn_value_map_get_value (value, i),
+                                             dyn_value_map_lookup (reference, name), sub, error);
+
+          if (restored == NULL)
+            return NULL;
+          dyn_value_map_take (map, name, restored);
+        }
+      return g_steal_pointer (&map);
+    }
+
+  if (type == DYN_VALUE_L && ref_type == DYN_VALUE_L)
+    {
+      g_autoptr(DynValue) list = dyn_value_new_list ();
+
+      for (guint i = 0; i < dyn_value_get_length (value); i++)
+        {
+          g_autofree char *sub = g_strdup_printf ("%s[%u]", path, i);
+          DynValue *ref = i < dyn_value_get_length (reference) ? dyn_value_list_get (reference, i) : NULL;
+          DynValue *restored = restore_sets (dyn_value_list_get (value, i), ref, sub, error);
+
+          if (restored == NULL)
+            return NULL;
+          dyn_value_list_take (list, restored);
+        }
+      return g_steal_pointer (&list);
+    }
+
+  return dyn_value_ref (value);
+}
+
+DynValue *
+dyn_item_from_editable_json (const char      *json,
+                             gssize           len,
+                             const DynValue  *reference,
+                             GError         **error)
+{
+  g_autoptr(DynValue) value = NULL;
+
+  g_return_val_if_fail (json != NULL, NULL);
+
+  if (len < 0)
+    len = strlen (json);
+  value = dyn_json_decode_plain (json, len, error);
+  if (value == NULL)
+    return NULL;
+  if (dyn_value_get_value_type (value) != DYN_VALUE_M)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL, "an item must be a JSON object");
+      return NULL;
+    }
+  if (reference == NULL || dyn_value_get_value_type (reference) != DYN_VALUE_M)
+    return g_steal_pointer (&value);
+  return restore_sets (value, reference, "", error);
+}
+
+static guint
+line_of_offset (const char *text,
+                gsize       offset)
+{
+  guint line = 1;
+
+  for (gsize i = 0; i < offset && text[i] != '\0'; i++)
+    if (text[i] == '\n')
+      line++;
+  return line;
+}
+
+guint
+dyn_json_error_line (const char *text,
+                     const char *message)
+{
+  const char *at;
+  g_autofree char *name = NULL;
+  gsize name_len;
+  const char *p;
+
+  g_return_val_if_fail (text != NULL, 0);
+
+  if (message == NULL)
+    return 0;
+  at = strstr (message, "at byte ");
+  if (at != NULL)
+    {
+      guint64 offset = g_ascii_strtoull (at + strlen ("at byte "), NULL, 10);
+      return line_of_offset (text, MIN (offset, strlen (text)));
+    }
+
+  /* "Tags: …" or "Meta.Tags[2]: …": find the first path segment as a member name. */
+  name_len = strcspn (message, ".[: ");
+  if (name_len == 0 || message[name_len] == ' ' || message[name_len] == '\0')
+    return 0;
+  name = g_strdup_printf ("\"%.*s\"", (int) name_len, message);
+  for (p = strstr (text, name); p != NULL; p = strstr (p + 1, name))
+    {
+      const char *q = p + strlen (name);
+
+      while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+        q++;
+      if (*q == ':')
+        return line_of_offset (text, p - text);
+    }
+  return 0;
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib-object.h>
+
+#include "dyn-expr.h"
+#include "dyn-value.h"
+
+G_BEGIN_DECLS
+
+/**
+ * DynDiffKind:
+ *
+ * How one top-level attribute differs between two items.
+ */
+typedef enum {
+  DYN_DIFF_UNCHANGED,
+  DYN_DIFF_ADDED,
+  DYN_DIFF_REMOVED,
+  DYN_DIFF_CHANGED,
+} DynDiffKind;
+
+/**
+ * DynDiffEntry:
+ * @name: the attribute name
+ * @kind: what happened to it
+ * @before: (nullable): its value before
+ * @after: (nullable): its value after
+ * @is_key: whether it is a key attribute
+ */
+typedef struct {
+  char        *name;
+  DynDiffKind  kind;
+  DynValue    *before;
+  DynValue    *after;
+  gboolean     is_key;
+} DynDiffEntry;
+
+/**
+ * dyn_diff_items:
+ * @before: (nullable): an item (type M), %NULL for a create
+ * @after: (nullable): an item, %NULL for a delete
+ * @keys: (nullable): the table's key schema; key attributes come first
+ * @include_unchanged: whether to list attributes that did not change
+ *
+ * The per-attribute diff of two items (values compared with DynamoDB
+ * equality): key attributes first, then @before's attributes in its order,
+ * then the attributes only @after has.
+ *
+ * Returns: (transfer full) (element-type DynDiffEntry): the entries
+ */
+GPtrArray    *dyn_diff_items            (const DynValue     *before,
+                                         const DynValue     *after,
+                                         const DynKeySchema *keys,
+                                         gboolean            include_unchanged) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * DynMergeSide:
+ *
+ * Which value a three-way merge keeps for an attribute.
+ */
+typedef enum {
+  DYN_MERGE_SERVER,
+  DYN_MERGE_MINE,
+} DynMergeSide;
+
+/**
+ * DynMergeEntry:
+ * @name: the attribute name
+ * @base: (nullable): the value the user started from
+ * @server: (nullable): the value on the server now
+ * @mine: (nullable): the value the user wants
+ * @server_changed: @server differs from @base
+ * @mine_changed: @mine differs from @base
+ * @conflict: both changed, to different values
+ * @is_key: a key attribute (never chosen: the key is the item's identity)
+ * @side: the choice; by default the side that changed it (mine when both did)
+ */
+typedef struct {
+  char         *name;
+  DynValue     *base;
+  DynValue     *server;
+  DynValue     *mine;
+  gboolean      server_changed;
+  gboolean      mine_changed;
+  gboolean      conflict;
+  gboolean      is_key;
+  DynMergeSide  side;
+} DynMergeEntry;
+
+/**
+ * dyn_merge_entries:
+ * @base: (nullable): the item the user started from
+ * @server: (nullable): the server's current item (%NULL: deleted there)
+ * @mine: (nullable): the user's item (%NULL: the user deletes it)
+ *
+ * One entry per attribute of any of the three items, in the order of
+ * dyn_diff_items() (keys, then @base, @server, @mine order).
+ *
+ * Returns: (transfer full) (element-type DynMergeEntry): the entries
+ */
+GPtrArray    *dyn_merge_entries         (const DynValue     *base,
+                                         const DynValue     *server,
+                                         const DynValue     *mine,
+                                         const DynKeySchema *keys) G_GNUC_WARN_UNUSED_RESULT;
+/* The merged item: each entry's chosen value (absent when NULL). Keys come
+ * from the server's side, or mine when the server has none. */
+DynValue     *dyn_merge_build           (GPtrArray          *entries) G_GNUC_WARN_UNUSED_RESULT;
+/* The entry named @name, or NULL. */
+DynMergeEntry *dyn_merge_lookup         (GPtrArray          *entries,
+                                         const char         *name);
+
+/* A copy of @item with @name set to @value (or removed when @value is NULL),
+ * keeping member order. */
+DynValue     *dyn_item_with_attribute   (const DynValue     *item,
+                                         const char         *name,
+                                         DynValue           *value) G_GNUC_WARN_UNUSED_RESULT;
+/* The key attributes of @item as a map, or NULL when one is missing. */
+DynValue     *dyn_item_key              (const DynValue     *item,
+                                         const DynKeySchema *keys) G_GNUC_WARN_UNUSED_RESULT;
+/* Whether @item holds the key attributes with their schema types; a message
+ * in @error names the missing or mistyped one (DYN_ERROR_INVALID_ARGUMENT). */
+gboolean      dyn_item_check_key        (const DynValue     *item,
+                                         const DynKeySchema *keys,
+                                         GError            **error);
+
+/**
+ * dyn_item_to_editable_json:
+ *
+ * An item as plain JSON for editing by hand: one attribute per line, maps
+ * and lists of more than a few members indented, numbers with their exact
+ * text, binary as {"$binary": …}, and sets written as plain arrays (see
+ * dyn_item_from_editable_json(), which turns them back into sets).
+ */
+char         *dyn_item_to_editable_json (const DynValue     *item) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * dyn_item_from_editable_json:
+ * @reference: (nullable): the item the text was made from
+ *
+ * Parses plain JSON (the rules of dyn_json_decode_plain()) into an item and
+ * keeps set types: where @reference holds a set (at the same path through
+ * maps and lists) and the text holds an array of elements of that set's
+ * type, the value becomes that set again. An empty array or repeated
+ * elements there are an error rather than a silent change of type.
+ */
+DynValue     *dyn_item_from_editable_json (const char       *json,
+                                           gssize            len,
+                                           const DynValue   *reference,
+                                           GError          **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* The 1-based line of the byte offset an error message names ("… at byte
+ * 123"), or of the first quoted attribute name it starts with; 0 when
+ * neither is found in @text. */
+guint         dyn_json_error_line       (const char         *text,
+                                         const char         *message);
+
+void          dyn_diff_entry_free       (DynDiffEntry       *entry);
+void          dyn_merge_entry_free      (DynMergeEntry      *entry);
+
+G_END_DECLS

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "dyn-changes.h"
+#include "dyn-client.h"
+#include "dyn-collections.h"
+#include "dyn-diff.h"
+
+G_BEGIN_DECLS
+
+/* The staged edits of one table: what the user changed, shown in the
+ * collection model (rows replaced by their staged items and marked with
+ * DynItemState), committed as one DynChangeSet. Conflicts stay staged with
+ * the server's current item until resolved; the last commit can be undone
+ * with guarded inverse changes.
+ *
+ * Signals: "changed" (the staged list or a status changed), "conflict"
+ * (guint index: a commit left that change in conflict), "committed"
+ * (DynCommitResult: a commit or an undo finished). */
+
+#define DYN_TYPE_EDIT_SESSION (dyn_edit_session_get_type ())
+G_DECLARE_FINAL_TYPE (DynEditSession, dyn_edit_session, DYN, EDIT_SESSION, GObject)
+
+DynEditSession     *dyn_edit_session_new                 (DynClient          *client,
+                                                          const char         *table,
+                                                          const DynKeySchema *keys) G_GNUC_WARN_UNUSED_RESULT;
+DynClient          *dyn_edit_session_get_client          (DynEditSession     *self);
+const char         *dyn_edit_session_get_table           (DynEditSession     *self);
+const DynKeySchema *dyn_edit_session_get_keys            (DynEditSession     *self);
+DynCollectionModel *dyn_edit_session_get_model           (DynEditSession     *self);
+/* The rows to mark; staged items replace their rows in it. May be NULL. */
+void                dyn_edit_session_set_model           (DynEditSession     *self,
+                                                          DynCollectionModel *model);
+gboolean            dyn_edit_session_get_read_only       (DynEditSession     *self);
+void                dyn_edit_session_set_read_only       (DynEditSession     *self,
+                                                          gboolean            read_only);
+const char         *dyn_edit_session_get_version_attribute (DynEditSession   *self);
+void                dyn_edit_session_set_version_attribute (DynEditSession   *self,
+                                                            const char       *name);
+guint               dyn_edit_session_get_n_changes       (DynEditSession     *self);
+guint               dyn_edit_session_get_n_conflicts     (DynEditSession     *self);
+gboolean            dyn_edit_session_get_busy            (DynEditSession     *self);
+gboolean            dyn_edit_session_get_can_undo        (DynEditSession     *self);
+
+/* Staging. Each fails with DYN_ERROR_READ_ONLY on a read-only session,
+ * G_IO_ERROR_BUSY during a commit, DYN_ERROR_INVALID_ARGUMENT for an item
+ * without its key; messages are translated. @object is a row of the model
+ * (or any DynItemObject when there is no model). */
+gboolean            dyn_edit_session_stage_edit          (DynEditSession     *self,
+                                                          DynItemObject      *object,
+                                                          DynValue           *new_item,
+                                                          GError            **error);
+/* Sets (or with @value NULL removes) one attribute of the row's item. */
+gboolean            dyn_edit_session_stage_attribute     (DynEditSession     *self,
+                                                          DynItemObject      *object,
+                                                          const char         *attribute,
+                                                          DynValue           *value,
+                                                          GError            **error);
+/* In-place cell editing: @text is read as the attribute's current type (S,
+ * N, BOOL, NULL, B as base64; a new attribute is a string). Maps, lists and
+ * sets are refused: they are edited in the JSON editor. */
+gboolean            dyn_edit_session_stage_cell_text     (DynEditSession     *self,
+                                                          DynItemObject      *object,
+                                                          const char         *attribute,
+                                                          const char         *text,
+                                                          GError            **error);
+gboolean            dyn_edit_session_stage_delete        (DynEditSession     *self,
+                                                          DynItemObject      *object,
+                                                          GError            **error);
+/* Returns the new row (transfer none), or NULL with @error. */
+DynItemObject      *dyn_edit_session_stage_create        (DynEditSession     *self,
+                                                          DynValue           *item,
+                                                          GError            **error);
+/* Whether the cell @attribute of @object differs from what was loaded. */
+gboolean            dyn_edit_session_is_attribute_changed (DynEditSession    *self,
+                                                           DynItemObject     *object,
+                                                           const char        *attribute);
+/* The index of @object's staged change, or -1. */
+int                 dyn_edit_session_lookup              (DynEditSession     *self,
+                                                          DynItemObject      *object);
+/* A new item from the key schema: the key attributes, empty. */
+DynValue           *dyn_edit_session_new_item_template   (DynEditSession     *self) G_GNUC_WARN_UNUSED_RESULT;
+/* A copy of @object's item with a new key suggested (the sort key, else the
+ * partition key, with "-copy" appended). */
+DynValue           *dyn_edit_session_dup_for_duplicate   (DynEditSession     *self,
+                                                          DynItemObject      *object) G_GNUC_WARN_UNUSED_RESULT;
+
+/* The staged changes, by index (0 … n_changes-1). */
+DynChange          *dyn_edit_session_get_change          (DynEditSession     *self,
+                                                          guint               index);   /* borrowed */
+DynItemObject      *dyn_edit_session_get_object          (DynEditSession     *self,
+                                                          guint               index);   /* borrowed, nullable */
+DynChangeKind       dyn_edit_session_get_kind            (DynEditSession     *self,
+                                                          guint               index);
+/* PENDING, or what the last commit did with it (CONFLICT, FAILED …). */
+DynChangeStatus     dyn_edit_session_get_status          (DynEditSession     *self,
+                                                          guint               index);
+/* For a conflict: the server's current item (NULL: it is gone). */
+DynValue           *dyn_edit_session_get_current         (DynEditSession     *self,
+                                                          guint               index);
+const GError       *dyn_edit_session_get_error           (DynEditSession     *self,
+                                                          guint               index);
+/* How the change will be guarded: the plan's guard kind ("values",
+ * "version", "changed-attributes", "partial", "not-exists") and sentence.
+ * NULL with @error when the staged set cannot be planned. */
+char               *dyn_edit_session_describe_guard      (DynEditSession     *self,
+                                                          guint               index,
+                                                          char              **guard_kind,
+                                                          GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+/* A short translated title for a guard kind ("Guarded by the item as
+ * loaded" …). */
+const char         *dyn_edit_session_guard_label         (const char         *guard_kind);
+/* The guard a change from @before to @after would get, as shown before a
+ * write: "<guard label>: <plan sentence>". NULL with @error when the change
+ * cannot be planned. */
+char               *dyn_edit_session_preview_guard       (DynEditSession     *self,
+                                                          DynValue           *before,
+                                                          DynValue           *after,
+                                                          GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+/* The per-attribute diff of change @index (changed attributes only). */
+GPtrArray          *dyn_edit_session_diff                (DynEditSession     *self,
+                                                          guint               index) G_GNUC_WARN_UNUSED_RESULT;
+/* A title for the change's item: "WS#acme · PROJ#2026-0001". */
+char               *dyn_edit_session_dup_title           (DynEditSession     *self,
+                                                          guint               index) G_GNUC_WARN_UNUSED_RESULT;
+
+/* Drops change @index and restores its row. */
+void                dyn_edit_session_drop                (DynEditSession     *self,
+                                                          guint               index);
+void                dyn_edit_session_discard_all         (DynEditSession     *self);
+
+/* Conflicts. resolve: stages @resolved (NULL: delete) against the server's
+ * current item, so the next commit is guarded by what the server has now;
+ * when the item is gone the change becomes a create. keep_server: drops the
+ * change and shows the server's item in the row. */
+gboolean            dyn_edit_session_resolve_conflict    (DynEditSession     *self,
+                                                          guint               index,
+                                                          DynValue           *resolved,
+                                                          GError            **error);
+void                dyn_edit_session_keep_server         (DynEditSession     *self,
+                                                          guint               index);
+
+/* Commits every staged change. Applied changes leave the list and their rows
+ * show the written items; conflicts and failures stay. Fails (without
+ * sending anything) on a read-only session or when the set cannot be planned. */
+void                dyn_edit_session_commit_async        (DynEditSession     *self,
+                                                          GCancellable       *cancellable,
+                                                          GAsyncReadyCallback callback,
+                                                          gpointer            user_data);
+DynCommitResult    *dyn_edit_session_commit_finish       (DynEditSession     *self,
+                                                          GAsyncResult       *result,
+                                                          GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+/* Commits the inverse of every change the last commit applied, each guarded
+ * by the item as that commit left it. */
+void                dyn_edit_session_undo_async          (DynEditSession     *self,
+                                                          GCancellable       *cancellable,
+                                                          GAsyncReadyCallback callback,
+                                                          gpointer            user_data);
+DynCommitResult    *dyn_edit_session_undo_finish         (DynEditSession     *self,
+                                                          GAsyncResult       *result,
+                                                          GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* A value as Pango markup for a diff cell: its type, dimmed, then the value
+ * as the grid shows it; an em dash for an absent one. */
+char               *dyn_edit_session_format_value        (const DynValue     *value) G_GNUC_WARN_UNUSED_RESULT;
+
+G_END_DECLS

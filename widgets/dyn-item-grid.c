@@ -1,0 +1,737 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dyn-item-grid"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "dyn-widgets-resources.h"
+
+#include "dyn-item-grid.h"
+#include "dyn-value-format.h"
+
+/* Longest text a cell shows; the detail pane has the rest. */
+#define CELL_MAX_CHARS 160
+
+struct _DynItemGrid
+{
+  AdwBin              parent_instance;
+
+  DynCollectionModel *model;
+  GtkTreeListModel   *tree;
+  GtkSingleSelection *selection;
+  GHashTable         *columns;      /* name → GtkColumnViewColumn, owned by the view */
+  GPtrArray          *column_order; /* names in creation order */
+  GHashTable         *links;        /* attribute names shown as links */
+  DynItemObject      *selected;
+  gulong              attributes_handler;
+  gboolean            grouped;
+
+  GtkScrolledWindow  *scrolled;
+  GtkColumnView      *column_view;
+  GtkColumnViewColumn *item_column;
+};
+
+enum {
+  PROP_0,
+  PROP_MODEL,
+  PROP_GROUPED,
+  PROP_SELECTED_ITEM,
+  N_PROPS
+};
+
+enum {
+  FOLLOW_KEY,
+  NEAR_END,
+  N_SIGNALS
+};
+
+G_DEFINE_FINAL_TYPE (DynItemGrid, dyn_item_grid, ADW_TYPE_BIN)
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static GListModel *
+no_children_cb (gpointer item,
+                gpointer user_data)
+{
+  return NULL;
+}
+
+static gpointer
+row_get_object (GtkListItem *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+
+  if (row == NULL)
+    return NULL;
+  /* gtk_tree_list_row_get_item returns a new reference; the row keeps one too. */
+  {
+    gpointer item = gtk_tree_list_row_get_item (row);
+    g_object_unref (item);
+    return item;
+  }
+}
+
+/* The first column: expander, collection title and count, or entity type. */
+
+static void
+item_setup_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               DynItemGrid              *self)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *entity = gtk_label_new (NULL);
+  GtkWidget *title = gtk_inscription_new (NULL);
+  GtkWidget *count = gtk_label_new (NULL);
+
+  gtk_widget_add_css_class (entity, "dyn-entity-type");
+  gtk_widget_add_css_class (entity, "caption");
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (title), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (title, TRUE);
+  gtk_widget_add_css_class (count, "dim-label");
+  gtk_widget_add_css_class (count, "caption");
+  gtk_widget_add_css_class (count, "numeric");
+  gtk_box_append (GTK_BOX (box), entity);
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), count);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static void
+update_count (GtkLabel      *count,
+              DynCollection *collection)
+{
+  guint n = dyn_collection_get_n_items (collection);
+  g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", n), n);
+
+  gtk_label_set_label (count, text);
+}
+
+static void
+collection_n_items_cb (DynCollection *collection,
+                       GParamSpec    *pspec,
+                       GtkLabel      *count)
+{
+  update_count (count, collection);
+}
+
+static void
+item_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              DynItemGrid              *self)
+{
+  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
+  GtkWidget *box = gtk_tree_expander_get_child (expander);
+  GtkLabel *entity = GTK_LABEL (gtk_widget_get_first_child (box));
+  GtkInscription *title = GTK_INSCRIPTION (gtk_widget_get_next_sibling (GTK_WIDGET (entity)));
+  GtkLabel *count = GTK_LABEL (gtk_widget_get_last_child (box));
+  gpointer object = row_get_object (list_item);
+
+  gtk_tree_expander_set_list_row (expander, gtk_list_item_get_item (list_item));
+  if (DYN_IS_COLLECTION (object))
+    {
+      DynCollection *collection = object;
+      const char *text = dyn_collection_get_title (collection);
+
+      if (dyn_collection_get_partition_key_value (collection) == NULL)
+        text = _("(no key)");
+      gtk_widget_set_visible (GTK_WIDGET (entity), FALSE);
+      gtk_inscription_set_text (title, text);
+      gtk_widget_add_css_class (GTK_WIDGET (title), "heading");
+      gtk_widget_set_visible (GTK_WIDGET (count), TRUE);
+      update_count (count, collection);
+      g_signal_connect_object (collection, "notify::n-items", G_CALLBACK (collection_n_items_cb), count, 0);
+      g_object_set_data (G_OBJECT (list_item), "dyn-collection", collection);
+    }
+  else if (DYN_IS_ITEM_OBJECT (object))
+    {
+      DynItemObject *item = object;
+      const char *type = dyn_item_object_get_entity_type (item);
+      DynValue *key = dyn_item_object_get_sort_key_value (item);
+      g_autofree char *text = NULL;
+
+      if (key == NULL || !self->grouped)
+        key = dyn_item_object_get_partition_key_value (item);
+      text = key ? dyn_value_format_cell (key, DYN_BINARY_FORMAT_BASE64, CELL_MAX_CHARS) : g_strdup ("");
+      gtk_widget_set_visible (GTK_WIDGET (entity), type != NULL);
+      gtk_label_set_label (entity, type ? type : "");
+      gtk_inscription_set_text (title, text);
+      gtk_widget_remove_css_class (GTK_WIDGET (title), "heading");
+      gtk_widget_set_visible (GTK_WIDGET (count), FALSE);
+    }
+}
+
+static void
+item_unbind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                DynItemGrid              *self)
+{
+  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
+  GtkWidget *box = gtk_tree_expander_get_child (expander);
+  GtkWidget *count = gtk_widget_get_last_child (box);
+  DynCollection *collection = g_object_get_data (G_OBJECT (list_item), "dyn-collection");
+
+  if (collection != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (collection, collection_n_items_cb, count);
+      g_object_set_data (G_OBJECT (list_item), "dyn-collection", NULL);
+    }
+  gtk_tree_expander_set_list_row (expander, NULL);
+}
+
+/* Attribute columns. */
+
+static void
+link_clicked_cb (GtkButton   *button,
+                 DynItemGrid *self)
+{
+  const char *name = g_object_get_data (G_OBJECT (button), "dyn-attribute");
+  DynValue *value = g_object_get_data (G_OBJECT (button), "dyn-value");
+
+  if (name != NULL && value != NULL)
+    g_signal_emit (self, signals[FOLLOW_KEY], 0, name, value);
+}
+
+static void
+cell_setup_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               DynItemGrid              *self)
+{
+  const char *name = g_object_get_data (G_OBJECT (factory), "dyn-attribute");
+  /* GtkInscription: a cell that does not measure its text, much cheaper
+   * than a label when thousands of rows scroll by. */
+  GtkWidget *cell = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), 12);
+  gtk_widget_set_hexpand (cell, TRUE);
+  if (g_hash_table_contains (self->links, name))
+    {
+      GtkWidget *button = gtk_button_new ();
+
+      gtk_button_set_child (GTK_BUTTON (button), cell);
+      gtk_widget_add_css_class (button, "flat");
+      gtk_widget_add_css_class (button, "dyn-link");
+      gtk_widget_set_halign (button, GTK_ALIGN_START);
+      gtk_widget_set_tooltip_text (button, _("Query the index with this key"));
+      g_signal_connect (button, "clicked", G_CALLBACK (link_clicked_cb), self);
+      gtk_list_item_set_child (list_item, button);
+    }
+  else
+    gtk_list_item_set_child (list_item, cell);
+}
+
+static void
+cell_bind_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              DynItemGrid              *self)
+{
+  const char *name = g_object_get_data (G_OBJECT (factory), "dyn-attribute");
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  GtkInscription *label = GTK_IS_BUTTON (child) ? GTK_INSCRIPTION (gtk_button_get_child (GTK_BUTTON (child)))
+                                                : GTK_INSCRIPTION (child);
+  gpointer object = row_get_object (list_item);
+  DynValue *value = NULL;
+  g_autofree char *text = NULL;
+
+  if (DYN_IS_ITEM_OBJECT (object))
+    value = dyn_value_map_lookup (dyn_item_object_get_item (object), name);
+  if (value != NULL)
+    text = dyn_value_format_cell (value, DYN_BINARY_FORMAT_BASE64, CELL_MAX_CHARS);
+  gtk_inscription_set_text (label, text);
+  if (value != NULL && dyn_value_get_value_type (value) == DYN_VALUE_N)
+    gtk_widget_add_css_class (GTK_WIDGET (label), "numeric");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (label), "numeric");
+  if (value != NULL && (dyn_value_get_value_type (value) == DYN_VALUE_M ||
+                        dyn_value_get_value_type (value) == DYN_VALUE_L))
+    gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+
+  if (GTK_IS_BUTTON (child))
+    {
+      gtk_widget_set_visible (child, value != NULL);
+      g_object_set_data_full (G_OBJECT (child), "dyn-attribute", g_strdup (name), g_free);
+      g_object_set_data_full (G_OBJECT (child), "dyn-value",
+                              value ? dyn_value_ref (value) : NULL, (GDestroyNotify) dyn_value_unref);
+    }
+}
+
+static void
+cell_unbind_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                DynItemGrid              *self)
+{
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+
+  if (GTK_IS_BUTTON (child))
+    g_object_set_data (G_OBJECT (child), "dyn-value", NULL);
+}
+
+static GMenuModel *
+column_menu (const char *name)
+{
+  GMenu *menu = g_menu_new ();
+  g_autoptr(GMenuItem) hide = g_menu_item_new (_("_Hide Column"), NULL);
+
+  g_menu_item_set_action_and_target_value (hide, "grid.hide-column", g_variant_new_string (name));
+  g_menu_append_item (menu, hide);
+  g_menu_append (menu, _("_Show All Columns"), "grid.show-all-columns");
+  return G_MENU_MODEL (menu);
+}
+
+static void
+add_column (DynItemGrid *self,
+            const char  *name)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+  g_autoptr(GMenuModel) menu = column_menu (name);
+
+  g_object_set_data_full (G_OBJECT (factory), "dyn-attribute", g_strdup (name), g_free);
+  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind_cb), self);
+  column = gtk_column_view_column_new (name, factory);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_column_set_fixed_width (column, 170);
+  gtk_column_view_column_set_header_menu (column, menu);
+  gtk_column_view_append_column (self->column_view, column);
+  g_hash_table_insert (self->columns, g_strdup (name), column);
+  g_ptr_array_add (self->column_order, g_strdup (name));
+  g_object_unref (column);
+}
+
+static void
+remove_columns (DynItemGrid *self)
+{
+  GHashTableIter iter;
+  gpointer column;
+
+  g_hash_table_iter_init (&iter, self->columns);
+  while (g_hash_table_iter_next (&iter, NULL, &column))
+    gtk_column_view_remove_column (self->column_view, column);
+  g_hash_table_remove_all (self->columns);
+  g_ptr_array_set_size (self->column_order, 0);
+}
+
+static void
+sync_columns (DynItemGrid *self)
+{
+  const char * const *names;
+  guint n = 0;
+
+  if (self->model == NULL)
+    return;
+  names = dyn_collection_model_get_attributes (self->model, &n);
+  for (guint i = 0; i < n; i++)
+    if (!g_hash_table_contains (self->columns, names[i]))
+      add_column (self, names[i]);
+}
+
+static void
+attributes_changed_cb (DynCollectionModel *model,
+                       guint               position,
+                       guint               removed,
+                       guint               added,
+                       DynItemGrid        *self)
+{
+  if (removed > 0 && added == 0 && dyn_collection_model_get_attributes (model, NULL)[0] == NULL)
+    remove_columns (self);
+  sync_columns (self);
+}
+
+static void
+selection_changed_cb (GtkSingleSelection *selection,
+                      GParamSpec         *pspec,
+                      DynItemGrid        *self)
+{
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (selection);
+  g_autoptr(GObject) object = row ? gtk_tree_list_row_get_item (row) : NULL;
+  DynItemObject *item = DYN_IS_ITEM_OBJECT (object) ? DYN_ITEM_OBJECT (object) : NULL;
+
+  if (g_set_object (&self->selected, item))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
+}
+
+static void
+rebuild (DynItemGrid *self)
+{
+  GListModel *root;
+
+  gtk_column_view_set_model (self->column_view, NULL);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->tree);
+  if (g_set_object (&self->selected, NULL))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
+
+  if (self->model == NULL)
+    root = G_LIST_MODEL (g_list_store_new (G_TYPE_OBJECT));
+  else if (self->grouped)
+    root = g_object_ref (G_LIST_MODEL (self->model));
+  else
+    root = g_object_ref (dyn_collection_model_get_flat_model (self->model));
+
+  self->tree = gtk_tree_list_model_new (root, FALSE, self->grouped,
+                                        self->grouped ? dyn_collection_model_create_child_model : no_children_cb,
+                                        NULL, NULL);
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+}
+
+static void
+vadjustment_changed_cb (GtkAdjustment *adjustment,
+                        DynItemGrid   *self)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
+
+  if (page > 0 && upper - (value + page) < 2 * page)
+    g_signal_emit (self, signals[NEAR_END], 0);
+}
+
+static void
+hide_column_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  dyn_item_grid_set_column_visible (DYN_ITEM_GRID (widget), g_variant_get_string (parameter, NULL), FALSE);
+}
+
+static void
+show_all_columns_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (widget);
+  GHashTableIter iter;
+  gpointer column;
+
+  g_hash_table_iter_init (&iter, self->columns);
+  while (g_hash_table_iter_next (&iter, NULL, &column))
+    gtk_column_view_column_set_visible (column, TRUE);
+}
+
+static void
+dyn_item_grid_dispose (GObject *object)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (object);
+
+  if (self->column_view != NULL)
+    gtk_column_view_set_model (self->column_view, NULL);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->tree);
+  if (self->model != NULL)
+    g_clear_signal_handler (&self->attributes_handler, self->model);
+  g_clear_object (&self->model);
+  g_clear_object (&self->selected);
+  /* The template's top widget is the AdwBin child: let AdwBin drop it first. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_ITEM_GRID);
+
+  G_OBJECT_CLASS (dyn_item_grid_parent_class)->dispose (object);
+}
+
+static void
+dyn_item_grid_finalize (GObject *object)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (object);
+
+  g_hash_table_unref (self->columns);
+  g_hash_table_unref (self->links);
+  g_ptr_array_unref (self->column_order);
+
+  G_OBJECT_CLASS (dyn_item_grid_parent_class)->finalize (object);
+}
+
+static void
+dyn_item_grid_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      g_value_set_object (value, self->model);
+      break;
+    case PROP_GROUPED:
+      g_value_set_boolean (value, self->grouped);
+      break;
+    case PROP_SELECTED_ITEM:
+      g_value_set_object (value, self->selected);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyn_item_grid_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (object);
+
+  switch (prop_id)
+    {
+    case PROP_MODEL:
+      dyn_item_grid_set_model (self, g_value_get_object (value));
+      break;
+    case PROP_GROUPED:
+      dyn_item_grid_set_grouped (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyn_item_grid_class_init (DynItemGridClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = dyn_item_grid_dispose;
+  object_class->finalize = dyn_item_grid_finalize;
+  object_class->get_property = dyn_item_grid_get_property;
+  object_class->set_property = dyn_item_grid_set_property;
+
+  properties[PROP_MODEL] =
+    g_param_spec_object ("model", NULL, NULL, DYN_TYPE_COLLECTION_MODEL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_GROUPED] =
+    g_param_spec_boolean ("grouped", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SELECTED_ITEM] =
+    g_param_spec_object ("selected-item", NULL, NULL, DYN_TYPE_ITEM_OBJECT,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * DynItemGrid::follow-key:
+   * @name: the attribute
+   * @value: its value in the clicked row
+   *
+   * A link cell (a partition key of the table or an index) was clicked.
+   */
+  signals[FOLLOW_KEY] =
+    g_signal_new ("follow-key", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, DYN_TYPE_VALUE);
+  /* The user scrolled close to the last row. */
+  signals[NEAR_END] =
+    g_signal_new ("near-end", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 0);
+
+  /* Pulls the resource bundle out of the static library. */
+  (void) dyn_widgets_get_resource ();
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/dynoscope/Dynoscope/dyn-item-grid.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynItemGrid, scrolled);
+  gtk_widget_class_bind_template_child (widget_class, DynItemGrid, column_view);
+  gtk_widget_class_bind_template_child (widget_class, DynItemGrid, item_column);
+
+  gtk_widget_class_install_action (widget_class, "grid.hide-column", "s", hide_column_action);
+  gtk_widget_class_install_action (widget_class, "grid.show-all-columns", NULL, show_all_columns_action);
+}
+
+static void
+dyn_item_grid_init (DynItemGrid *self)
+{
+  GtkListItemFactory *factory;
+
+  self->grouped = TRUE;
+  self->columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->column_order = g_ptr_array_new_with_free_func (g_free);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (item_setup_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (item_bind_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (item_unbind_cb), self);
+  gtk_column_view_column_set_factory (self->item_column, factory);
+  g_object_unref (factory);
+
+  g_signal_connect (gtk_scrolled_window_get_vadjustment (self->scrolled), "value-changed",
+                    G_CALLBACK (vadjustment_changed_cb), self);
+  rebuild (self);
+}
+
+GtkWidget *
+dyn_item_grid_new (void)
+{
+  return g_object_new (DYN_TYPE_ITEM_GRID, NULL);
+}
+
+DynCollectionModel *
+dyn_item_grid_get_model (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  return self->model;
+}
+
+void
+dyn_item_grid_set_model (DynItemGrid        *self,
+                         DynCollectionModel *model)
+{
+  g_return_if_fail (DYN_IS_ITEM_GRID (self));
+  g_return_if_fail (model == NULL || DYN_IS_COLLECTION_MODEL (model));
+
+  if (self->model == model)
+    return;
+  if (self->model != NULL)
+    g_clear_signal_handler (&self->attributes_handler, self->model);
+  g_set_object (&self->model, model);
+  remove_columns (self);
+  if (model != NULL)
+    self->attributes_handler = g_signal_connect (model, "attributes-changed",
+                                                 G_CALLBACK (attributes_changed_cb), self);
+  rebuild (self);
+  sync_columns (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+}
+
+gboolean
+dyn_item_grid_get_grouped (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), FALSE);
+
+  return self->grouped;
+}
+
+void
+dyn_item_grid_set_grouped (DynItemGrid *self,
+                           gboolean     grouped)
+{
+  g_return_if_fail (DYN_IS_ITEM_GRID (self));
+
+  grouped = !!grouped;
+  if (self->grouped == grouped)
+    return;
+  self->grouped = grouped;
+  rebuild (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GROUPED]);
+}
+
+void
+dyn_item_grid_set_link_attributes (DynItemGrid        *self,
+                                   const char * const *names)
+{
+  g_return_if_fail (DYN_IS_ITEM_GRID (self));
+
+  g_hash_table_remove_all (self->links);
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    g_hash_table_add (self->links, g_strdup (names[i]));
+  /* The factories decide between label and link at setup: start over. */
+  remove_columns (self);
+  sync_columns (self);
+}
+
+GListModel *
+dyn_item_grid_get_rows (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  return G_LIST_MODEL (self->tree);
+}
+
+GtkColumnView *
+dyn_item_grid_get_column_view (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  return self->column_view;
+}
+
+GStrv
+dyn_item_grid_dup_column_names (DynItemGrid *self)
+{
+  GListModel *columns;
+  GStrvBuilder *builder;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  builder = g_strv_builder_new ();
+  columns = gtk_column_view_get_columns (self->column_view);
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (column != self->item_column)
+        g_strv_builder_add (builder, gtk_column_view_column_get_title (column));
+    }
+  {
+    GStrv result = g_strv_builder_end (builder);
+    g_strv_builder_unref (builder);
+    return result;
+  }
+}
+
+void
+dyn_item_grid_set_column_visible (DynItemGrid *self,
+                                  const char  *name,
+                                  gboolean     visible)
+{
+  GtkColumnViewColumn *column;
+
+  g_return_if_fail (DYN_IS_ITEM_GRID (self));
+
+  column = g_hash_table_lookup (self->columns, name);
+  if (column != NULL)
+    gtk_column_view_column_set_visible (column, visible);
+}
+
+gboolean
+dyn_item_grid_get_column_visible (DynItemGrid *self,
+                                  const char  *name)
+{
+  GtkColumnViewColumn *column;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), FALSE);
+
+  column = g_hash_table_lookup (self->columns, name);
+  return column != NULL && gtk_column_view_column_get_visible (column);
+}
+
+DynItemObject *
+dyn_item_grid_get_selected_item (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  return self->selected;
+}
+
+void
+dyn_item_grid_select_row (DynItemGrid *self,
+                          guint        position)
+{
+  g_return_if_fail (DYN_IS_ITEM_GRID (self));
+
+  gtk_single_selection_set_selected (self->selection, position);
+}
+
+GtkAdjustment *
+dyn_item_grid_get_vadjustment (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  return gtk_scrolled_window_get_vadjustment (self->scrolled);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <adwaita.h>
+
+#include "dyn-collections.h"
+
+G_BEGIN_DECLS
+
+#define DYN_TYPE_ITEM_GRID (dyn_item_grid_get_type ())
+G_DECLARE_FINAL_TYPE (DynItemGrid, dyn_item_grid, DYN, ITEM_GRID, AdwBin)
+
+GtkWidget          *dyn_item_grid_new                 (void);
+DynCollectionModel *dyn_item_grid_get_model           (DynItemGrid        *self);
+/* Shows @model: grouped by item collection or flat (see "grouped"). */
+void                dyn_item_grid_set_model           (DynItemGrid        *self,
+                                                       DynCollectionModel *model);
+gboolean            dyn_item_grid_get_grouped         (DynItemGrid        *self);
+void                dyn_item_grid_set_grouped         (DynItemGrid        *self,
+                                                       gboolean            grouped);
+/* Attributes whose values are links ("follow-key"): the partition keys of the
+ * table and its indexes. */
+void                dyn_item_grid_set_link_attributes (DynItemGrid        *self,
+                                                       const char * const *names);
+/* The row list as shown (GtkTreeListRow items). */
+GListModel         *dyn_item_grid_get_rows            (DynItemGrid        *self);
+GtkColumnView      *dyn_item_grid_get_column_view     (DynItemGrid        *self);
+/* The attribute columns in their current order (hidden ones included). */
+GStrv               dyn_item_grid_dup_column_names    (DynItemGrid        *self) G_GNUC_WARN_UNUSED_RESULT;
+void                dyn_item_grid_set_column_visible  (DynItemGrid        *self,
+                                                       const char         *name,
+                                                       gboolean            visible);
+gboolean            dyn_item_grid_get_column_visible  (DynItemGrid        *self,
+                                                       const char         *name);
+/* (nullable) (transfer none): the selected item */
+DynItemObject      *dyn_item_grid_get_selected_item   (DynItemGrid        *self);
+void                dyn_item_grid_select_row          (DynItemGrid        *self,
+                                                       guint               position);
+GtkAdjustment      *dyn_item_grid_get_vadjustment     (DynItemGrid        *self);
+
+G_END_DECLS
