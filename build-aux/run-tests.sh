@@ -20,10 +20,12 @@ run_build() {
   # UI tests need a display: one Xvfb for the whole run.
   xvfb-run -a -s '-screen 0 1280x800x24' \
     meson test -C "$dir" --print-errorlogs --num-processes 2 $suite ${DYN_TEST_ARGS:-} 2>&1 | tee "$dir.test.log" | grep -vE '^ *[0-9]+/[0-9]+ .* OK ' || true
-  local ok fail to
-  ok=$(grep -E '^Ok:' "$dir.test.log" | awk '{print $2}' | tail -1)
-  fail=$(grep -E '^(Fail|Unexpected Pass|Timeout):' "$dir.test.log" | awk '{s+=$NF} END {print s+0}')
-  if [ -z "$ok" ]; then failed=$((failed+1)); return; fi
+  # Count TAP subtests where a program reports them ("N subtests passed"), else the program.
+  local ok fail
+  ok=$(grep -E '^ *[0-9]+/[0-9]+ .* (OK|EXPECTEDFAIL) ' "$dir.test.log" |
+       awk '{ n = 1; for (i = 1; i < NF; i++) if ($(i+1) == "subtests" && $(i+2) == "passed") n = $i; s += n } END { print s + 0 }')
+  fail=$(grep -cE '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|UNEXPECTEDPASS|ERROR) ' "$dir.test.log" || true)
+  if ! grep -qE '^Ok:' "$dir.test.log"; then failed=$((failed+1)); return; fi
   passed=$((passed+ok)); failed=$((failed+fail))
 }
 
