@@ -9,6 +9,7 @@
 #include "dyn-app-resources.h"
 #include "dyn-cli-connect.h"
 #include "dyn-connection-editor.h"
+#include "dyn-item-editor.h"
 #include "dyn-table.h"
 #include "dyn-value-format.h"
 #include "dyn-window.h"
@@ -37,6 +38,9 @@ struct _DynWindow
   DynRequest           *request;
   DynPager             *pager;
   DynCollectionModel   *model;
+  DynEditSession       *session;       /* the open table's staged edits */
+  GtkWidget            *item_editor;   /* weak: the JSON editor while open */
+  gboolean              session_busy;
   GtkStringList        *index_names;
   char                 *status_text;
   char                 *error_text;
@@ -70,6 +74,9 @@ struct _DynWindow
   GtkPaned             *paned;
   DynItemGrid          *grid;
   DynItemDetail        *detail;
+  GtkStack             *side_stack;
+  DynStagedChanges     *staged;
+  GtkButton            *changes_button;
   DynTableDetails      *table_details;
   GtkSpinner           *spinner;
   GtkLabel             *status_label;
@@ -89,6 +96,13 @@ static GParamSpec *properties[N_PROPS];
 
 static void load_next (DynWindow *self);
 static void update_actions (DynWindow *self);
+static void update_edit_actions (DynWindow *self);
+static void set_session_model (DynWindow *self);
+static void create_session (DynWindow *self);
+static void clear_session (DynWindow *self);
+static void show_side_page (DynWindow  *self,
+                            const char *name,
+                            gboolean    toggle);
 
 static gint64
 bench_now (void)
@@ -207,6 +221,24 @@ update_status (DynWindow *self)
 }
 
 static void
+update_edit_actions (DynWindow *self)
+{
+  gboolean session = self->session != NULL;
+  gboolean selected = session && dyn_item_grid_get_selected_item (self->grid) != NULL;
+  gboolean busy = session && dyn_edit_session_get_busy (self->session);
+  guint n = session ? dyn_edit_session_get_n_changes (self->session) : 0;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-item", selected);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.duplicate-item", selected);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-item", selected);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.new-item", session);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.commit-changes", n > 0 && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo-commit",
+                                 session && dyn_edit_session_get_can_undo (self->session) && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.toggle-changes", session);
+}
+
+static void
 update_actions (DynWindow *self)
 {
   gboolean have_table = self->keys != NULL && self->client != NULL;
@@ -226,6 +258,7 @@ update_actions (DynWindow *self)
                                  self->connection != NULL &&
                                  dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-connection", user);
+  update_edit_actions (self);
 }
 
 /* Reading. */
@@ -414,6 +447,7 @@ start_read (DynWindow  *self,
   self->model = target ? dyn_collection_model_new_for_schema (&target->keys, !request->scan_forward)
                        : dyn_collection_model_new ("", NULL, FALSE);
   dyn_item_grid_set_model (self->grid, self->model);
+  set_session_model (self);
   dyn_item_detail_set_item (self->detail, NULL);
   gtk_stack_set_visible_child_name (self->items_stack, "grid");
   gtk_stack_set_visible_child_name (self->view_stack, "items");
@@ -585,6 +619,7 @@ describe_cb (GObject      *source,
   self->keys = keys;
   g_clear_pointer (&self->index, g_free);
   dyn_table_details_set_description (self->table_details, self->description);
+  create_session (self);
   dyn_expression_builder_set_table (self->builder, self->keys);
   dyn_expression_builder_set_index (self->builder, NULL);
   fill_indexes (self);
@@ -610,7 +645,14 @@ open_table_now (DynWindow  *self,
   g_free (self->table);
   self->table = g_strdup (table);
   adw_window_title_set_title (self->window_title, table);
-  adw_window_title_set_subtitle (self->window_title, dyn_connection_get_name (self->connection));
+  if (dyn_connection_get_read_only (self->connection))
+    {
+      g_autofree char *subtitle = g_strdup_printf (_("%s · read-only"), dyn_connection_get_name (self->connection));
+
+      adw_window_title_set_subtitle (self->window_title, subtitle);
+    }
+  else
+    adw_window_title_set_subtitle (self->window_title, dyn_connection_get_name (self->connection));
   if (self->settings != NULL && dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)))
     {
       g_settings_set_string (self->settings, "last-connection", dyn_connection_get_id (self->connection));
@@ -625,6 +667,7 @@ open_table_now (DynWindow  *self,
     }
   g_clear_object (&self->pager);
   g_clear_pointer (&self->keys, dyn_table_keys_free);
+  clear_session (self);
   update_actions (self);
   self->load_cancellable = g_cancellable_new ();
   set_busy (self, TRUE);
@@ -725,6 +768,7 @@ reset_connection (DynWindow     *self,
   g_clear_pointer (&self->pending_table, g_free);
   g_clear_pointer (&self->keys, dyn_table_keys_free);
   g_clear_object (&self->pager);
+  clear_session (self);
   g_clear_object (&self->model);
   dyn_item_grid_set_model (self->grid, NULL);
   dyn_item_detail_set_item (self->detail, NULL);
@@ -937,9 +981,8 @@ toggle_detail_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   DynWindow *self = DYN_WINDOW (widget);
-  GtkWidget *detail = GTK_WIDGET (self->detail);
 
-  gtk_widget_set_visible (detail, !gtk_widget_get_visible (detail));
+  show_side_page (self, "detail", TRUE);
 }
 
 static void
@@ -1070,6 +1113,404 @@ show_view_action (GtkWidget  *widget,
   gtk_stack_set_visible_child_name (DYN_WINDOW (widget)->view_stack, g_variant_get_string (parameter, NULL));
 }
 
+/* The side pane: the item's details or the staged changes. With @toggle,
+ * showing the page already shown hides the pane. */
+static void
+show_side_page (DynWindow  *self,
+                const char *name,
+                gboolean    toggle)
+{
+  GtkWidget *pane = GTK_WIDGET (self->side_stack);
+  gboolean shown = gtk_widget_get_visible (pane) &&
+                   g_strcmp0 (gtk_stack_get_visible_child_name (self->side_stack), name) == 0;
+
+  if (toggle && shown)
+    {
+      gtk_widget_set_visible (pane, FALSE);
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->side_stack, name);
+  gtk_widget_set_visible (pane, TRUE);
+  /* The staged list needs more room than the detail. */
+  if (g_strcmp0 (name, "changes") == 0)
+    {
+      int width = gtk_widget_get_width (GTK_WIDGET (self->paned));
+
+      if (width > 0 && gtk_paned_get_position (self->paned) > width - 460)
+        gtk_paned_set_position (self->paned, MAX (width - 460, 320));
+    }
+}
+
+/* Editing. */
+
+static void
+update_changes_button (DynWindow *self)
+{
+  guint n = self->session ? dyn_edit_session_get_n_changes (self->session) : 0;
+  guint conflicts = self->session ? dyn_edit_session_get_n_conflicts (self->session) : 0;
+  g_autofree char *label = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->changes_button), n > 0);
+  if (n == 0)
+    return;
+  if (conflicts > 0)
+    label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u Change · %u in Conflict", "%u Changes · %u in Conflict", n),
+                             n, conflicts);
+  else
+    label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u Change", "%u Changes", n), n);
+  gtk_button_set_label (self->changes_button, label);
+  if (conflicts > 0)
+    gtk_widget_add_css_class (GTK_WIDGET (self->changes_button), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->changes_button), "error");
+}
+
+static void
+session_changed_cb (DynEditSession *session,
+                    DynWindow      *self)
+{
+  update_changes_button (self);
+  update_edit_actions (self);
+}
+
+static void
+session_notify_cb (DynEditSession *session,
+                   GParamSpec     *pspec,
+                   DynWindow      *self)
+{
+  gboolean busy = dyn_edit_session_get_busy (session);
+
+  /* A commit counts as work in progress, like a read. */
+  if (busy != self->session_busy)
+    {
+      self->session_busy = busy;
+      set_busy (self, busy);
+    }
+  update_changes_button (self);
+  update_edit_actions (self);
+}
+
+/* "Committed 3 changes in 1 transaction · 1 conflict". */
+static char *
+describe_commit (DynEditSession  *session,
+                 DynCommitResult *result)
+{
+  guint applied = dyn_commit_result_get_n_applied (result);
+  guint conflicts = dyn_commit_result_get_n_conflicts (result);
+  guint failed = dyn_commit_result_get_n_failed (result);
+  guint requests = dyn_commit_result_get_n_requests (result);
+  guint transactions = 0;
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < requests; i++)
+    if (g_strcmp0 (dyn_commit_result_get_request_operation (result, i), "TransactWriteItems") == 0)
+      transactions++;
+  /* An undo leaves nothing to undo. */
+  if (applied > 0 && !dyn_edit_session_get_can_undo (session))
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "Undid the last commit: %u change reverted",
+                                            "Undid the last commit: %u changes reverted", applied), applied);
+  else if (applied == 0)
+    g_string_append (s, _("Nothing committed"));
+  else if (transactions == requests)
+    {
+      g_autofree char *changes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Committed %u change",
+                                                               "Committed %u changes", applied), applied);
+
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%s in %u transaction", "%s in %u transactions",
+                                              requests), changes, requests);
+    }
+  else
+    {
+      g_autofree char *changes = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Committed %u change",
+                                                               "Committed %u changes", applied), applied);
+
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%s in %u request", "%s in %u requests",
+                                              requests), changes, requests);
+    }
+  if (conflicts > 0)
+    {
+      g_string_append (s, " · ");
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u conflict", "%u conflicts", conflicts), conflicts);
+    }
+  if (failed > 0)
+    {
+      g_string_append (s, " · ");
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u failed", "%u failed", failed), failed);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static void
+staged_committed_cb (DynStagedChanges *staged,
+                     DynCommitResult  *result,
+                     DynWindow        *self)
+{
+  g_autofree char *text = NULL;
+
+  if (result == NULL)
+    {
+      g_autoptr(GError) error = g_error_new_literal (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                                     dyn_staged_changes_get_status_text (staged));
+
+      show_error (self, _("The commit"), error);
+      return;
+    }
+  text = describe_commit (self->session, result);
+  clear_error (self);
+  set_status (self, text);
+  if (dyn_commit_result_get_n_conflicts (result) + dyn_commit_result_get_n_failed (result) > 0)
+    show_side_page (self, "changes", FALSE);
+}
+
+static void
+clear_session (DynWindow *self)
+{
+  if (self->item_editor != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->item_editor));
+  dyn_staged_changes_set_session (self->staged, NULL);
+  dyn_item_grid_set_edit_session (self->grid, NULL);
+  if (self->session != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      if (self->session_busy)
+        {
+          self->session_busy = FALSE;
+          set_busy (self, FALSE);
+        }
+      g_clear_object (&self->session);
+    }
+  if (gtk_widget_get_visible (GTK_WIDGET (self->side_stack)) &&
+      g_strcmp0 (gtk_stack_get_visible_child_name (self->side_stack), "changes") == 0)
+    gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);
+  update_changes_button (self);
+}
+
+/* One session per open table: its key schema, read-only from the
+ * connection, no version attribute. */
+static void
+create_session (DynWindow *self)
+{
+  clear_session (self);
+  if (self->keys == NULL || self->client == NULL)
+    return;
+  self->session = dyn_edit_session_new (self->client, self->table, &self->keys->table.keys);
+  dyn_edit_session_set_read_only (self->session,
+                                  self->connection != NULL && dyn_connection_get_read_only (self->connection));
+  g_signal_connect (self->session, "changed", G_CALLBACK (session_changed_cb), self);
+  g_signal_connect (self->session, "notify::busy", G_CALLBACK (session_notify_cb), self);
+  g_signal_connect (self->session, "notify::can-undo", G_CALLBACK (session_notify_cb), self);
+  g_signal_connect (self->session, "notify::n-conflicts", G_CALLBACK (session_notify_cb), self);
+  dyn_staged_changes_set_session (self->staged, self->session);
+  update_changes_button (self);
+  update_edit_actions (self);
+}
+
+/* Rows are edited where the table itself is read: an index's rows may hold
+ * only some attributes. */
+static void
+set_session_model (DynWindow *self)
+{
+  gboolean table = self->request != NULL && self->request->index == NULL;
+
+  if (self->session == NULL)
+    return;
+  dyn_edit_session_set_model (self->session, table ? self->model : NULL);
+  dyn_item_grid_set_edit_session (self->grid, table ? self->session : NULL);
+}
+
+/* Whether edits can be staged now; otherwise says why in the error bar. */
+static gboolean
+check_editable (DynWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->session == NULL)
+    return FALSE;
+  if (dyn_edit_session_get_read_only (self->session))
+    error = g_error_new_literal (DYN_ERROR, DYN_ERROR_READ_ONLY,
+                                 _("This connection is read-only: nothing can be changed or written"));
+  else if (dyn_item_grid_get_edit_session (self->grid) == NULL)
+    error = g_error_new_literal (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                 _("Items read from an index are not edited here: choose “Table” to edit them"));
+  if (error != NULL)
+    {
+      show_error (self, _("Editing"), error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+item_editor_staged_cb (DynItemEditor *editor,
+                       DynItemObject *row,
+                       DynWindow     *self)
+{
+  clear_error (self);
+  if (row != NULL)
+    dyn_item_grid_select_item (self->grid, row, TRUE);
+}
+
+static void
+present_item_editor (DynWindow *self,
+                     GtkWidget *editor)
+{
+  if (self->item_editor != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->item_editor));
+  self->item_editor = editor;
+  g_object_add_weak_pointer (G_OBJECT (editor), (gpointer *) &self->item_editor);
+  g_signal_connect_object (editor, "staged", G_CALLBACK (item_editor_staged_cb), self, 0);
+  gtk_window_set_transient_for (GTK_WINDOW (editor), GTK_WINDOW (self));
+  gtk_window_set_modal (GTK_WINDOW (editor), TRUE);
+  gtk_window_present (GTK_WINDOW (editor));
+}
+
+static void
+edit_row (DynWindow     *self,
+          DynItemObject *row)
+{
+  if (row == NULL || !check_editable (self))
+    return;
+  if (dyn_item_object_get_state (row) == DYN_ITEM_STATE_DELETED)
+    {
+      g_autoptr(GError) error = g_error_new_literal (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                                     _("The item is staged for deletion: drop that change first"));
+      show_error (self, _("Editing"), error);
+      return;
+    }
+  present_item_editor (self, dyn_item_editor_new (self->session, row));
+}
+
+static void
+edit_item_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  edit_row (self, dyn_item_grid_get_selected_item (self->grid));
+}
+
+static void
+new_item_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  if (check_editable (self))
+    present_item_editor (self, dyn_item_editor_new_for_create (self->session, NULL));
+}
+
+static void
+duplicate_item_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  DynItemObject *row = dyn_item_grid_get_selected_item (self->grid);
+  g_autoptr(DynValue) copy = NULL;
+
+  if (row == NULL || !check_editable (self))
+    return;
+  copy = dyn_edit_session_dup_for_duplicate (self->session, row);
+  present_item_editor (self, dyn_item_editor_new_for_create (self->session, copy));
+}
+
+static void
+delete_item_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!check_editable (self))
+    return;
+  rows = dyn_item_grid_dup_selected_items (self->grid);
+  for (guint i = 0; i < rows->len && error == NULL; i++)
+    if (dyn_item_object_get_state (rows->pdata[i]) != DYN_ITEM_STATE_DELETED)
+      dyn_edit_session_stage_delete (self->session, rows->pdata[i], &error);
+  if (error != NULL)
+    show_error (self, _("Deleting"), error);
+  else
+    clear_error (self);
+}
+
+static void
+commit_changes_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  if (self->session == NULL || dyn_edit_session_get_n_changes (self->session) == 0)
+    return;
+  if (dyn_edit_session_get_read_only (self->session))
+    {
+      check_editable (self);
+      return;
+    }
+  show_side_page (self, "changes", FALSE);
+  set_status (self, _("Committing…"));
+  gtk_widget_activate_action (GTK_WIDGET (self->staged), "staged.commit", NULL);
+}
+
+static void
+undo_commit_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  if (self->session == NULL || !dyn_edit_session_get_can_undo (self->session))
+    return;
+  if (dyn_edit_session_get_read_only (self->session))
+    {
+      check_editable (self);
+      return;
+    }
+  set_status (self, _("Undoing the last commit…"));
+  gtk_widget_activate_action (GTK_WIDGET (self->staged), "staged.undo", NULL);
+}
+
+static void
+toggle_changes_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  show_side_page (DYN_WINDOW (widget), "changes", TRUE);
+}
+
+static void
+grid_edit_failed_cb (DynItemGrid  *grid,
+                     const GError *error,
+                     DynWindow    *self)
+{
+  show_error (self, _("Editing the cell"), error);
+}
+
+static void
+grid_edit_item_cb (DynItemGrid   *grid,
+                   DynItemObject *row,
+                   DynWindow     *self)
+{
+  edit_row (self, row);
+}
+
+/* Enter or a double-click on a row (not on a cell being edited): the JSON
+ * editor. */
+static void
+grid_activate_cb (GtkColumnView *view,
+                  guint          position,
+                  DynWindow     *self)
+{
+  if (dyn_item_grid_get_cell_editor (self->grid) != NULL || self->session == NULL)
+    return;
+  if (dyn_item_grid_get_selected_item (self->grid) != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.edit-item", NULL);
+}
+
 /* Signals of the parts. */
 
 static void
@@ -1115,10 +1556,12 @@ selected_item_cb (DynItemGrid *grid,
       g_autofree char *b = sk ? dyn_value_format_cell (sk, DYN_BINARY_FORMAT_BASE64, 80) : NULL;
 
       title = b ? g_strdup_printf ("%s · %s", a ? a : "", b) : g_strdup (a);
-      gtk_widget_set_visible (GTK_WIDGET (self->detail), TRUE);
+      if (!gtk_widget_get_visible (GTK_WIDGET (self->side_stack)))
+        show_side_page (self, "detail", FALSE);
     }
   dyn_item_detail_set_item (self->detail, item ? dyn_item_object_get_item (item) : NULL);
   dyn_item_detail_set_title (self->detail, title);
+  update_edit_actions (self);
 }
 
 static gboolean
@@ -1266,6 +1709,8 @@ dyn_window_dispose (GObject *object)
     }
   g_clear_object (&self->connect_cancellable);
   g_clear_object (&self->pager);
+  if (self->staged != NULL)
+    clear_session (self);
   g_clear_object (&self->model);
   g_clear_object (&self->client);
   g_clear_object (&self->connection);
@@ -1355,6 +1800,7 @@ dyn_window_class_init (DynWindowClass *klass)
   g_type_ensure (DYN_TYPE_ITEM_GRID);
   g_type_ensure (DYN_TYPE_ITEM_DETAIL);
   g_type_ensure (DYN_TYPE_TABLE_DETAILS);
+  g_type_ensure (DYN_TYPE_STAGED_CHANGES);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/dynoscope/Dynoscope/dyn-window.ui");
   gtk_widget_class_bind_template_child (widget_class, DynWindow, toast_overlay);
@@ -1371,6 +1817,9 @@ dyn_window_class_init (DynWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, grid);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, detail);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, side_stack);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, staged);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, changes_button);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, table_details);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, status_label);
@@ -1394,6 +1843,13 @@ dyn_window_class_init (DynWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.edit-connection", NULL, edit_connection_action);
   gtk_widget_class_install_action (widget_class, "win.delete-connection", NULL, delete_connection_action);
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
+  gtk_widget_class_install_action (widget_class, "win.edit-item", NULL, edit_item_action);
+  gtk_widget_class_install_action (widget_class, "win.new-item", NULL, new_item_action);
+  gtk_widget_class_install_action (widget_class, "win.duplicate-item", NULL, duplicate_item_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-item", NULL, delete_item_action);
+  gtk_widget_class_install_action (widget_class, "win.commit-changes", NULL, commit_changes_action);
+  gtk_widget_class_install_action (widget_class, "win.undo-commit", NULL, undo_commit_action);
+  gtk_widget_class_install_action (widget_class, "win.toggle-changes", NULL, toggle_changes_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.focus-filter", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.refresh-tables", NULL);
@@ -1407,6 +1863,17 @@ dyn_window_class_init (DynWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.scan", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, GDK_CONTROL_MASK, "win.toggle-detail", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-connection", NULL);
+  /* Editing. Enter on a row opens the JSON editor too (the grid's activate);
+   * these are class shortcuts, so a focused entry keeps its own Delete,
+   * Ctrl+Z and Insert. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.edit-item", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.new-item", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Insert, 0, "win.new-item", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK, "win.duplicate-item", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "win.delete-item", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.commit-changes", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "win.undo-commit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.toggle-changes", NULL);
 }
 
 static void
@@ -1427,6 +1894,10 @@ dyn_window_init (DynWindow *self)
   g_signal_connect (self->grid, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
   g_signal_connect (self->grid, "follow-key", G_CALLBACK (follow_key_cb), self);
   g_signal_connect (self->grid, "near-end", G_CALLBACK (near_end_cb), self);
+  g_signal_connect (self->grid, "edit-failed", G_CALLBACK (grid_edit_failed_cb), self);
+  g_signal_connect (self->grid, "edit-item", G_CALLBACK (grid_edit_item_cb), self);
+  g_signal_connect (dyn_item_grid_get_column_view (self->grid), "activate", G_CALLBACK (grid_activate_cb), self);
+  g_signal_connect (self->staged, "committed", G_CALLBACK (staged_committed_cb), self);
 
   self->extras = g_list_store_new (DYN_TYPE_CONNECTION);
   models = g_list_store_new (G_TYPE_LIST_MODEL);
@@ -1447,7 +1918,7 @@ dyn_window_init (DynWindow *self)
         gtk_window_maximize (GTK_WINDOW (self));
       dyn_item_grid_set_grouped (self->grid, g_settings_get_boolean (self->settings, "group-by-collection"));
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->detail), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);
   update_actions (self);
 }
 
@@ -1663,4 +2134,34 @@ dyn_window_get_table_details (DynWindow *self)
 {
   g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
   return self->table_details;
+}
+
+DynEditSession *
+dyn_window_get_edit_session (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->session;
+}
+
+DynStagedChanges *
+dyn_window_get_staged_changes (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->staged;
+}
+
+DynItemEditor *
+dyn_window_get_item_editor (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->item_editor ? DYN_ITEM_EDITOR (self->item_editor) : NULL;
+}
+
+const char *
+dyn_window_get_side_page (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->side_stack)))
+    return NULL;
+  return gtk_stack_get_visible_child_name (self->side_stack);
 }

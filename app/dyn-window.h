@@ -7,10 +7,13 @@
 #include "dyn-collections.h"
 #include "dyn-connection.h"
 #include "dyn-connection-sidebar.h"
+#include "dyn-edit-session.h"
 #include "dyn-expression-builder.h"
 #include "dyn-item-detail.h"
+#include "dyn-item-editor.h"
 #include "dyn-item-grid.h"
 #include "dyn-pager.h"
+#include "dyn-staged-changes.h"
 #include "dyn-table-details.h"
 
 G_BEGIN_DECLS
@@ -63,5 +66,13 @@ DynItemDetail        *dyn_window_get_detail         (DynWindow *self);
 DynExpressionBuilder *dyn_window_get_builder        (DynWindow *self);
 DynConnectionSidebar *dyn_window_get_sidebar        (DynWindow *self);
 DynTableDetails      *dyn_window_get_table_details  (DynWindow *self);
+
+/* Editing: the open table's session (NULL when no table is open), the
+ * staged-changes pane, the JSON editor while it is open, and the side pane
+ * shown ("detail", "changes", or NULL when hidden). */
+DynEditSession       *dyn_window_get_edit_session   (DynWindow *self);
+DynStagedChanges     *dyn_window_get_staged_changes (DynWindow *self);
+DynItemEditor        *dyn_window_get_item_editor    (DynWindow *self);
+const char           *dyn_window_get_side_page      (DynWindow *self);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 
 #include "dyn-widgets-resources.h"
 
+#include "dyn-error.h"
 #include "dyn-item-grid.h"
 #include "dyn-value-format.h"
 
@@ -19,13 +20,22 @@ struct _DynItemGrid
 
   DynCollectionModel *model;
   GtkTreeListModel   *tree;
-  GtkSingleSelection *selection;
+  GtkMultiSelection  *selection;
+  DynEditSession     *session;
+  GHashTable         *bound;        /* GtkListItem* of bound attribute cells */
+  GtkBitset          *reselect;     /* rows replaced in place while selected */
   GHashTable         *columns;      /* name → GtkColumnViewColumn, owned by the view */
   GPtrArray          *column_order; /* names in creation order */
   GHashTable         *links;        /* attribute names shown as links */
   DynItemObject      *selected;
   gulong              attributes_handler;
   gboolean            grouped;
+
+  /* In-place editing: the cell's list item, its usual child while an
+   * entry takes its place, and the entry. */
+  GtkListItem        *edit_item;
+  GtkWidget          *edit_child;
+  GtkWidget          *edit_entry;
 
   GtkScrolledWindow  *scrolled;
   GtkColumnView      *column_view;
@@ -37,12 +47,15 @@ enum {
   PROP_MODEL,
   PROP_GROUPED,
   PROP_SELECTED_ITEM,
+  PROP_EDIT_SESSION,
   N_PROPS
 };
 
 enum {
   FOLLOW_KEY,
   NEAR_END,
+  EDIT_FAILED,
+  EDIT_ITEM,
   N_SIGNALS
 };
 
@@ -68,7 +81,10 @@ row_get_object (GtkListItem *list_item)
   /* gtk_tree_list_row_get_item returns a new reference; the row keeps one too. */
   {
     gpointer item = gtk_tree_list_row_get_item (row);
-    g_object_unref (item);
+
+    /* NULL for a row whose item just left the model. */
+    if (item != NULL)
+      g_object_unref (item);
     return item;
   }
 }
@@ -82,6 +98,7 @@ item_setup_cb (GtkSignalListItemFactory *factory,
 {
   GtkWidget *expander = gtk_tree_expander_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *mark = gtk_label_new (NULL);
   GtkWidget *entity = gtk_label_new (NULL);
   GtkWidget *title = gtk_inscription_new (NULL);
   GtkWidget *count = gtk_label_new (NULL);
@@ -93,9 +110,15 @@ item_setup_cb (GtkSignalListItemFactory *factory,
   gtk_widget_add_css_class (count, "dim-label");
   gtk_widget_add_css_class (count, "caption");
   gtk_widget_add_css_class (count, "numeric");
+  gtk_widget_add_css_class (mark, "dyn-mark");
+  gtk_widget_set_visible (mark, FALSE);
+  gtk_box_append (GTK_BOX (box), mark);
   gtk_box_append (GTK_BOX (box), entity);
   gtk_box_append (GTK_BOX (box), title);
   gtk_box_append (GTK_BOX (box), count);
+  g_object_set_data (G_OBJECT (box), "dyn-mark", mark);
+  g_object_set_data (G_OBJECT (box), "dyn-entity", entity);
+  g_object_set_data (G_OBJECT (box), "dyn-title", title);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
   gtk_list_item_set_child (list_item, expander);
 }
@@ -118,6 +141,50 @@ collection_n_items_cb (DynCollection *collection,
   update_count (count, collection);
 }
 
+static const char * const state_classes[] = { "dyn-added", "dyn-changed", "dyn-deleted", "dyn-cell-changed" };
+
+static void
+clear_state_classes (GtkWidget *widget)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (state_classes); i++)
+    gtk_widget_remove_css_class (widget, state_classes[i]);
+}
+
+/* The row's marker: + added, ● changed, − deleted (the row is staged). */
+static void
+update_mark (GtkLabel      *mark,
+             GParamSpec    *pspec,
+             DynItemObject *object)
+{
+  DynItemState state = dyn_item_object_get_state (object);
+
+  clear_state_classes (GTK_WIDGET (mark));
+  switch (state)
+    {
+    case DYN_ITEM_STATE_ADDED:
+      gtk_label_set_label (mark, "+");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (mark), _("New item, not yet written"));
+      gtk_widget_add_css_class (GTK_WIDGET (mark), "dyn-added");
+      break;
+    case DYN_ITEM_STATE_CHANGED:
+      gtk_label_set_label (mark, "●");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (mark), _("Changed, not yet written"));
+      gtk_widget_add_css_class (GTK_WIDGET (mark), "dyn-changed");
+      break;
+    case DYN_ITEM_STATE_DELETED:
+      gtk_label_set_label (mark, "−");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (mark), _("Staged for deletion"));
+      gtk_widget_add_css_class (GTK_WIDGET (mark), "dyn-deleted");
+      break;
+    case DYN_ITEM_STATE_UNCHANGED:
+    default:
+      gtk_label_set_label (mark, "");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (mark), NULL);
+      break;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (mark), state != DYN_ITEM_STATE_UNCHANGED);
+}
+
 static void
 item_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
@@ -125,12 +192,14 @@ item_bind_cb (GtkSignalListItemFactory *factory,
 {
   GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
   GtkWidget *box = gtk_tree_expander_get_child (expander);
-  GtkLabel *entity = GTK_LABEL (gtk_widget_get_first_child (box));
-  GtkInscription *title = GTK_INSCRIPTION (gtk_widget_get_next_sibling (GTK_WIDGET (entity)));
+  GtkLabel *mark = g_object_get_data (G_OBJECT (box), "dyn-mark");
+  GtkLabel *entity = g_object_get_data (G_OBJECT (box), "dyn-entity");
+  GtkInscription *title = g_object_get_data (G_OBJECT (box), "dyn-title");
   GtkLabel *count = GTK_LABEL (gtk_widget_get_last_child (box));
   gpointer object = row_get_object (list_item);
 
   gtk_tree_expander_set_list_row (expander, gtk_list_item_get_item (list_item));
+  gtk_widget_set_visible (GTK_WIDGET (mark), FALSE);
   if (DYN_IS_COLLECTION (object))
     {
       DynCollection *collection = object;
@@ -161,6 +230,9 @@ item_bind_cb (GtkSignalListItemFactory *factory,
       gtk_inscription_set_text (title, text);
       gtk_widget_remove_css_class (GTK_WIDGET (title), "heading");
       gtk_widget_set_visible (GTK_WIDGET (count), FALSE);
+      update_mark (mark, NULL, item);
+      g_signal_connect_object (item, "notify::state", G_CALLBACK (update_mark), mark, G_CONNECT_SWAPPED);
+      g_object_set_data_full (G_OBJECT (list_item), "dyn-item", g_object_ref (item), g_object_unref);
     }
 }
 
@@ -173,7 +245,13 @@ item_unbind_cb (GtkSignalListItemFactory *factory,
   GtkWidget *box = gtk_tree_expander_get_child (expander);
   GtkWidget *count = gtk_widget_get_last_child (box);
   DynCollection *collection = g_object_get_data (G_OBJECT (list_item), "dyn-collection");
+  DynItemObject *item = g_object_get_data (G_OBJECT (list_item), "dyn-item");
 
+  if (item != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (item, update_mark, g_object_get_data (G_OBJECT (box), "dyn-mark"));
+      g_object_set_data (G_OBJECT (list_item), "dyn-item", NULL);
+    }
   if (collection != NULL)
     {
       g_signal_handlers_disconnect_by_func (collection, collection_n_items_cb, count);
@@ -195,6 +273,235 @@ link_clicked_cb (GtkButton   *button,
     g_signal_emit (self, signals[FOLLOW_KEY], 0, name, value);
 }
 
+/* The inscription of a cell (inside the link button for link cells). */
+static GtkWidget *
+cell_label (GtkWidget *child)
+{
+  return GTK_IS_BUTTON (child) ? gtk_button_get_child (GTK_BUTTON (child)) : child;
+}
+
+static DynItemObject *
+cell_row (GtkListItem *list_item)
+{
+  return g_object_get_data (G_OBJECT (list_item), "dyn-row");
+}
+
+static const char *
+cell_attribute (GtkListItem *list_item)
+{
+  return g_object_get_data (G_OBJECT (list_item), "dyn-attribute");
+}
+
+/* Marks a bound cell: the row's state, and whether this attribute differs
+ * from what was loaded. */
+static void
+update_cell_state (DynItemGrid *self,
+                   GtkListItem *list_item)
+{
+  GtkWidget *child = self->edit_item == list_item ? self->edit_child : gtk_list_item_get_child (list_item);
+  DynItemObject *object = cell_row (list_item);
+  DynItemState state;
+
+  if (child == NULL)
+    return;
+  clear_state_classes (child);
+  if (object == NULL)
+    return;
+  state = dyn_item_object_get_state (object);
+  if (state == DYN_ITEM_STATE_ADDED)
+    gtk_widget_add_css_class (child, "dyn-added");
+  else if (state == DYN_ITEM_STATE_DELETED)
+    gtk_widget_add_css_class (child, "dyn-deleted");
+  else if (state == DYN_ITEM_STATE_CHANGED && self->session != NULL &&
+           dyn_edit_session_is_attribute_changed (self->session, object, cell_attribute (list_item)))
+    gtk_widget_add_css_class (child, "dyn-cell-changed");
+}
+
+static void
+row_state_cb (DynItemObject *object,
+              GParamSpec    *pspec,
+              GtkListItem   *list_item)
+{
+  DynItemGrid *self = g_object_get_data (G_OBJECT (list_item), "dyn-grid");
+
+  if (self != NULL)
+    update_cell_state (self, list_item);
+}
+
+static void
+session_changed_cb (DynEditSession *session,
+                    DynItemGrid    *self)
+{
+  GHashTableIter iter;
+  gpointer list_item;
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &list_item, NULL))
+    update_cell_state (self, list_item);
+}
+
+static gboolean
+is_scalar (DynValue *value)
+{
+  switch (value ? dyn_value_get_value_type (value) : DYN_VALUE_S)
+    {
+    case DYN_VALUE_M:
+    case DYN_VALUE_L:
+    case DYN_VALUE_SS:
+    case DYN_VALUE_NS:
+    case DYN_VALUE_BS:
+      return FALSE;
+    default:
+      return TRUE;
+    }
+}
+
+static void
+emit_failed (DynItemGrid *self,
+             GError      *error)
+{
+  g_signal_emit (self, signals[EDIT_FAILED], 0, error);
+}
+
+/* Puts the usual child back; with @commit stages the entry's text. */
+static void
+finish_editing (DynItemGrid *self,
+                gboolean     commit)
+{
+  g_autoptr(GtkListItem) list_item = g_steal_pointer (&self->edit_item);
+  g_autoptr(GtkWidget) child = g_steal_pointer (&self->edit_child);
+  g_autoptr(GtkWidget) entry = g_steal_pointer (&self->edit_entry);
+  g_autofree char *text = NULL;
+  g_autofree char *attribute = NULL;
+  g_autoptr(DynItemObject) object = NULL;
+  const char *before;
+
+  if (list_item == NULL)
+    return;
+  text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry)));
+  before = g_object_get_data (G_OBJECT (entry), "dyn-before");
+  commit = commit && g_strcmp0 (text, before) != 0;
+  object = cell_row (list_item) ? g_object_ref (cell_row (list_item)) : NULL;
+  attribute = g_strdup (cell_attribute (list_item));
+  if (gtk_list_item_get_child (list_item) == entry)
+    gtk_list_item_set_child (list_item, child);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self->column_view)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+
+  /* Staging replaces the row: the cell is bound again afterwards. */
+  if (commit && object != NULL && self->session != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!dyn_edit_session_stage_cell_text (self->session, object, attribute, text, &error))
+        emit_failed (self, error);
+    }
+}
+
+static void
+entry_activate_cb (GtkEntry    *entry,
+                   DynItemGrid *self)
+{
+  if (self->edit_entry == GTK_WIDGET (entry))
+    finish_editing (self, TRUE);
+}
+
+static gboolean
+entry_key_pressed_cb (GtkEventControllerKey *controller,
+                      guint                  keyval,
+                      guint                  keycode,
+                      GdkModifierType        state,
+                      DynItemGrid           *self)
+{
+  if (keyval != GDK_KEY_Escape)
+    return FALSE;
+  finish_editing (self, FALSE);
+  return TRUE;
+}
+
+static void
+entry_leave_cb (GtkEventControllerFocus *controller,
+                DynItemGrid             *self)
+{
+  if (self->edit_entry == gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)))
+    finish_editing (self, TRUE);
+}
+
+static gboolean
+start_editing (DynItemGrid *self,
+               GtkListItem *list_item)
+{
+  DynItemObject *object = cell_row (list_item);
+  const char *attribute = cell_attribute (list_item);
+  DynValue *value;
+  GtkWidget *entry;
+  GtkEventController *controller;
+  g_autofree char *text = NULL;
+
+  if (self->session == NULL || object == NULL || attribute == NULL)
+    return FALSE;
+  finish_editing (self, TRUE);
+  /* Staging the previous cell may have replaced this row. */
+  object = cell_row (list_item);
+  if (object == NULL)
+    return FALSE;
+  if (dyn_edit_session_get_read_only (self->session))
+    {
+      g_autoptr(GError) error = g_error_new_literal (DYN_ERROR, DYN_ERROR_READ_ONLY,
+                                                     _("This connection is read-only: nothing can be changed or written"));
+      emit_failed (self, error);
+      return FALSE;
+    }
+  if (dyn_item_object_get_state (object) == DYN_ITEM_STATE_DELETED)
+    return FALSE;
+  value = dyn_value_map_lookup (dyn_item_object_get_item (object), attribute);
+  if (!is_scalar (value))
+    {
+      /* Maps, lists and sets: the whole item in the JSON editor. */
+      g_signal_emit (self, signals[EDIT_ITEM], 0, object);
+      return FALSE;
+    }
+
+  text = value ? dyn_value_format_cell (value, DYN_BINARY_FORMAT_BASE64, G_MAXINT) : g_strdup ("");
+  entry = gtk_entry_new ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  gtk_editable_set_width_chars (GTK_EDITABLE (entry), 4);
+  gtk_widget_set_hexpand (entry, TRUE);
+  gtk_widget_add_css_class (entry, "dyn-cell-entry");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, attribute, -1);
+  g_object_set_data_full (G_OBJECT (entry), "dyn-before", g_steal_pointer (&text), g_free);
+  g_signal_connect (entry, "activate", G_CALLBACK (entry_activate_cb), self);
+  controller = gtk_event_controller_key_new ();
+  g_signal_connect (controller, "key-pressed", G_CALLBACK (entry_key_pressed_cb), self);
+  gtk_widget_add_controller (entry, controller);
+  controller = gtk_event_controller_focus_new ();
+  g_signal_connect (controller, "leave", G_CALLBACK (entry_leave_cb), self);
+  gtk_widget_add_controller (entry, controller);
+
+  self->edit_item = g_object_ref (list_item);
+  self->edit_child = g_object_ref (gtk_list_item_get_child (list_item));
+  self->edit_entry = g_object_ref_sink (entry);
+  gtk_list_item_set_child (list_item, entry);
+  gtk_widget_grab_focus (entry);
+  return TRUE;
+}
+
+static void
+cell_pressed_cb (GtkGestureClick *gesture,
+                 int              n_press,
+                 double           x,
+                 double           y,
+                 GtkListItem     *list_item)
+{
+  DynItemGrid *self = g_object_get_data (G_OBJECT (list_item), "dyn-grid");
+
+  if (n_press != 2 || self == NULL || self->session == NULL)
+    return;
+  /* The second click edits the cell instead of activating the row. */
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  start_editing (self, list_item);
+}
+
 static void
 cell_setup_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
@@ -208,6 +515,7 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
   gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), 12);
   gtk_widget_set_hexpand (cell, TRUE);
+  g_object_set_data_full (G_OBJECT (list_item), "dyn-attribute", g_strdup (name), g_free);
   if (g_hash_table_contains (self->links, name))
     {
       GtkWidget *button = gtk_button_new ();
@@ -221,7 +529,14 @@ cell_setup_cb (GtkSignalListItemFactory *factory,
       gtk_list_item_set_child (list_item, button);
     }
   else
-    gtk_list_item_set_child (list_item, cell);
+    {
+      GtkGesture *gesture = gtk_gesture_click_new ();
+
+      gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+      g_signal_connect (gesture, "pressed", G_CALLBACK (cell_pressed_cb), list_item);
+      gtk_widget_add_controller (cell, GTK_EVENT_CONTROLLER (gesture));
+      gtk_list_item_set_child (list_item, cell);
+    }
 }
 
 static void
@@ -231,8 +546,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
 {
   const char *name = g_object_get_data (G_OBJECT (factory), "dyn-attribute");
   GtkWidget *child = gtk_list_item_get_child (list_item);
-  GtkInscription *label = GTK_IS_BUTTON (child) ? GTK_INSCRIPTION (gtk_button_get_child (GTK_BUTTON (child)))
-                                                : GTK_INSCRIPTION (child);
+  GtkInscription *label = GTK_INSCRIPTION (cell_label (child));
   gpointer object = row_get_object (list_item);
   DynValue *value = NULL;
   g_autofree char *text = NULL;
@@ -259,6 +573,15 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
       g_object_set_data_full (G_OBJECT (child), "dyn-value",
                               value ? dyn_value_ref (value) : NULL, (GDestroyNotify) dyn_value_unref);
     }
+
+  if (DYN_IS_ITEM_OBJECT (object))
+    {
+      g_object_set_data (G_OBJECT (list_item), "dyn-grid", self);
+      g_object_set_data_full (G_OBJECT (list_item), "dyn-row", g_object_ref (object), g_object_unref);
+      g_signal_connect_object (object, "notify::state", G_CALLBACK (row_state_cb), list_item, 0);
+      g_hash_table_add (self->bound, list_item);
+    }
+  update_cell_state (self, list_item);
 }
 
 static void
@@ -266,10 +589,19 @@ cell_unbind_cb (GtkSignalListItemFactory *factory,
                 GtkListItem              *list_item,
                 DynItemGrid              *self)
 {
-  GtkWidget *child = gtk_list_item_get_child (list_item);
+  GtkWidget *child;
+  DynItemObject *object = cell_row (list_item);
 
+  if (self->edit_item == list_item)
+    finish_editing (self, FALSE);
+  child = gtk_list_item_get_child (list_item);
   if (GTK_IS_BUTTON (child))
     g_object_set_data (G_OBJECT (child), "dyn-value", NULL);
+  if (object != NULL)
+    g_signal_handlers_disconnect_by_func (object, row_state_cb, list_item);
+  g_hash_table_remove (self->bound, list_item);
+  g_object_set_data (G_OBJECT (list_item), "dyn-grid", NULL);
+  g_object_set_data (G_OBJECT (list_item), "dyn-row", NULL);
 }
 
 static GMenuModel *
@@ -312,10 +644,12 @@ remove_columns (DynItemGrid *self)
   GHashTableIter iter;
   gpointer column;
 
+  finish_editing (self, FALSE);
   g_hash_table_iter_init (&iter, self->columns);
   while (g_hash_table_iter_next (&iter, NULL, &column))
     gtk_column_view_remove_column (self->column_view, column);
   g_hash_table_remove_all (self->columns);
+  g_hash_table_remove_all (self->bound);
   g_ptr_array_set_size (self->column_order, 0);
 }
 
@@ -345,17 +679,70 @@ attributes_changed_cb (DynCollectionModel *model,
   sync_columns (self);
 }
 
-static void
-selection_changed_cb (GtkSingleSelection *selection,
-                      GParamSpec         *pspec,
-                      DynItemGrid        *self)
+static DynItemObject *
+row_item (GtkTreeListRow *row)
 {
-  GtkTreeListRow *row = gtk_single_selection_get_selected_item (selection);
   g_autoptr(GObject) object = row ? gtk_tree_list_row_get_item (row) : NULL;
-  DynItemObject *item = DYN_IS_ITEM_OBJECT (object) ? DYN_ITEM_OBJECT (object) : NULL;
+
+  /* The tree row keeps a reference. */
+  return DYN_IS_ITEM_OBJECT (object) ? DYN_ITEM_OBJECT (object) : NULL;
+}
+
+static void
+selection_changed_cb (GtkSelectionModel *selection,
+                      guint              position,
+                      guint              n_items,
+                      DynItemGrid       *self)
+{
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (selection);
+  g_autoptr(GtkTreeListRow) row = NULL;
+  DynItemObject *item = NULL;
+
+  /* The detail shows the first selected item. */
+  if (!gtk_bitset_is_empty (selected))
+    row = g_list_model_get_item (G_LIST_MODEL (selection), gtk_bitset_get_minimum (selected));
+  item = row_item (row);
 
   if (g_set_object (&self->selected, item))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
+}
+
+/* A staged edit replaces the row's object in place: the selection keeps
+ * its position, so the selected item is read again. */
+static void
+tree_items_changed_cb (GListModel  *tree,
+                       guint        position,
+                       guint        removed,
+                       guint        added,
+                       DynItemGrid *self)
+{
+  /* Runs before the selection sees the change: note which replaced rows
+   * were selected. */
+  if (self->selection == NULL || removed != added)
+    return;
+  for (guint i = position; i < position + removed; i++)
+    if (gtk_selection_model_is_selected (GTK_SELECTION_MODEL (self->selection), i))
+      gtk_bitset_add (self->reselect, i);
+}
+
+static void
+selection_items_changed_cb (GListModel  *selection,
+                            guint        position,
+                            guint        removed,
+                            guint        added,
+                            DynItemGrid *self)
+{
+  if (!gtk_bitset_is_empty (self->reselect))
+    {
+      g_autoptr(GtkBitset) rows = gtk_bitset_copy (self->reselect);
+      GtkBitsetIter iter;
+      guint row;
+
+      gtk_bitset_remove_all (self->reselect);
+      for (gboolean ok = gtk_bitset_iter_init_first (&iter, rows, &row); ok; ok = gtk_bitset_iter_next (&iter, &row))
+        gtk_selection_model_select_item (GTK_SELECTION_MODEL (selection), row, FALSE);
+    }
+  selection_changed_cb (GTK_SELECTION_MODEL (selection), position, added, self);
 }
 
 static void
@@ -363,10 +750,16 @@ rebuild (DynItemGrid *self)
 {
   GListModel *root;
 
+  finish_editing (self, FALSE);
   gtk_column_view_set_model (self->column_view, NULL);
   if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
+    {
+      g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
+      g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_cb, self);
+    }
   g_clear_object (&self->selection);
+  if (self->tree != NULL)
+    g_signal_handlers_disconnect_by_func (self->tree, tree_items_changed_cb, self);
   g_clear_object (&self->tree);
   if (g_set_object (&self->selected, NULL))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
@@ -381,11 +774,10 @@ rebuild (DynItemGrid *self)
   self->tree = gtk_tree_list_model_new (root, FALSE, self->grouped,
                                         self->grouped ? dyn_collection_model_create_child_model : no_children_cb,
                                         NULL, NULL);
-  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  g_signal_connect (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self);
+  g_signal_connect (self->tree, "items-changed", G_CALLBACK (tree_items_changed_cb), self);
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
+  g_signal_connect (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
+  g_signal_connect (self->selection, "items-changed", G_CALLBACK (selection_items_changed_cb), self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 }
 
@@ -424,15 +816,33 @@ show_all_columns_action (GtkWidget  *widget,
 }
 
 static void
+edit_cell_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (widget);
+
+  if (self->selected != NULL)
+    dyn_item_grid_edit_cell (self, self->selected, g_variant_get_string (parameter, NULL));
+}
+
+static void
 dyn_item_grid_dispose (GObject *object)
 {
   DynItemGrid *self = DYN_ITEM_GRID (object);
 
+  finish_editing (self, FALSE);
+  dyn_item_grid_set_edit_session (self, NULL);
   if (self->column_view != NULL)
     gtk_column_view_set_model (self->column_view, NULL);
   if (self->selection != NULL)
-    g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
+    {
+      g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
+      g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_cb, self);
+    }
   g_clear_object (&self->selection);
+  if (self->tree != NULL)
+    g_signal_handlers_disconnect_by_func (self->tree, tree_items_changed_cb, self);
   g_clear_object (&self->tree);
   if (self->model != NULL)
     g_clear_signal_handler (&self->attributes_handler, self->model);
@@ -452,6 +862,8 @@ dyn_item_grid_finalize (GObject *object)
 
   g_hash_table_unref (self->columns);
   g_hash_table_unref (self->links);
+  g_hash_table_unref (self->bound);
+  gtk_bitset_unref (self->reselect);
   g_ptr_array_unref (self->column_order);
 
   G_OBJECT_CLASS (dyn_item_grid_parent_class)->finalize (object);
@@ -476,6 +888,9 @@ dyn_item_grid_get_property (GObject    *object,
     case PROP_SELECTED_ITEM:
       g_value_set_object (value, self->selected);
       break;
+    case PROP_EDIT_SESSION:
+      g_value_set_object (value, self->session);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -496,6 +911,9 @@ dyn_item_grid_set_property (GObject      *object,
       break;
     case PROP_GROUPED:
       dyn_item_grid_set_grouped (self, g_value_get_boolean (value));
+      break;
+    case PROP_EDIT_SESSION:
+      dyn_item_grid_set_edit_session (self, g_value_get_object (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -522,6 +940,9 @@ dyn_item_grid_class_init (DynItemGridClass *klass)
   properties[PROP_SELECTED_ITEM] =
     g_param_spec_object ("selected-item", NULL, NULL, DYN_TYPE_ITEM_OBJECT,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_EDIT_SESSION] =
+    g_param_spec_object ("edit-session", NULL, NULL, DYN_TYPE_EDIT_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -538,6 +959,21 @@ dyn_item_grid_class_init (DynItemGridClass *klass)
   signals[NEAR_END] =
     g_signal_new ("near-end", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 0);
+  /**
+   * DynItemGrid::edit-failed:
+   * @error: why (translated)
+   *
+   * An in-place edit was refused: the text does not fit the attribute's
+   * type, or the connection is read-only.
+   */
+  signals[EDIT_FAILED] =
+    g_signal_new ("edit-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_ERROR);
+  /* A cell holding a map, list or set was opened: the host edits the whole
+   * item. */
+  signals[EDIT_ITEM] =
+    g_signal_new ("edit-item", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, DYN_TYPE_ITEM_OBJECT);
 
   /* Pulls the resource bundle out of the static library. */
   (void) dyn_widgets_get_resource ();
@@ -548,6 +984,7 @@ dyn_item_grid_class_init (DynItemGridClass *klass)
 
   gtk_widget_class_install_action (widget_class, "grid.hide-column", "s", hide_column_action);
   gtk_widget_class_install_action (widget_class, "grid.show-all-columns", NULL, show_all_columns_action);
+  gtk_widget_class_install_action (widget_class, "grid.edit-cell", "s", edit_cell_action);
 }
 
 static void
@@ -558,6 +995,8 @@ dyn_item_grid_init (DynItemGrid *self)
   self->grouped = TRUE;
   self->columns = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->links = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->bound = g_hash_table_new (NULL, NULL);
+  self->reselect = gtk_bitset_new_empty ();
   self->column_order = g_ptr_array_new_with_free_func (g_free);
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -725,7 +1164,132 @@ dyn_item_grid_select_row (DynItemGrid *self,
 {
   g_return_if_fail (DYN_IS_ITEM_GRID (self));
 
-  gtk_single_selection_set_selected (self->selection, position);
+  if (position == GTK_INVALID_LIST_POSITION)
+    gtk_selection_model_unselect_all (GTK_SELECTION_MODEL (self->selection));
+  else
+    gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
+}
+
+void
+dyn_item_grid_select_item (DynItemGrid   *self,
+                           DynItemObject *object,
+                           gboolean       unselect_rest)
+{
+  guint n;
+
+  g_return_if_fail (DYN_IS_ITEM_GRID (self));
+  g_return_if_fail (DYN_IS_ITEM_OBJECT (object));
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->tree));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->tree), i);
+
+      if (row_item (row) == object)
+        {
+          gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), i, unselect_rest);
+          return;
+        }
+    }
+}
+
+GPtrArray *
+dyn_item_grid_dup_selected_items (DynItemGrid *self)
+{
+  g_autoptr(GtkBitset) selected = NULL;
+  GtkBitsetIter iter;
+  GPtrArray *items;
+  guint position;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+  selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  for (gboolean ok = gtk_bitset_iter_init_first (&iter, selected, &position); ok;
+       ok = gtk_bitset_iter_next (&iter, &position))
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->tree), position);
+      DynItemObject *item = row_item (row);
+
+      if (item != NULL)
+        g_ptr_array_add (items, g_object_ref (item));
+    }
+  return items;
+}
+
+DynEditSession *
+dyn_item_grid_get_edit_session (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  return self->session;
+}
+
+void
+dyn_item_grid_set_edit_session (DynItemGrid    *self,
+                                DynEditSession *session)
+{
+  g_return_if_fail (DYN_IS_ITEM_GRID (self));
+  g_return_if_fail (session == NULL || DYN_IS_EDIT_SESSION (session));
+
+  if (self->session == session)
+    return;
+  finish_editing (self, FALSE);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_func (self->session, session_changed_cb, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    g_signal_connect (session, "changed", G_CALLBACK (session_changed_cb), self);
+  session_changed_cb (session, self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EDIT_SESSION]);
+}
+
+gboolean
+dyn_item_grid_edit_cell (DynItemGrid   *self,
+                         DynItemObject *object,
+                         const char    *attribute)
+{
+  GHashTableIter iter;
+  gpointer list_item;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), FALSE);
+  g_return_val_if_fail (DYN_IS_ITEM_OBJECT (object), FALSE);
+  g_return_val_if_fail (attribute != NULL, FALSE);
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &list_item, NULL))
+    if (cell_row (list_item) == object && g_strcmp0 (cell_attribute (list_item), attribute) == 0)
+      return start_editing (self, list_item);
+  return FALSE;
+}
+
+GtkEditable *
+dyn_item_grid_get_cell_editor (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  return self->edit_entry ? GTK_EDITABLE (self->edit_entry) : NULL;
+}
+
+gboolean
+dyn_item_grid_get_cell_changed (DynItemGrid   *self,
+                                DynItemObject *object,
+                                const char    *attribute)
+{
+  GHashTableIter iter;
+  gpointer list_item;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), FALSE);
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &list_item, NULL))
+    if (cell_row (list_item) == object && g_strcmp0 (cell_attribute (list_item), attribute) == 0)
+      {
+        GtkWidget *child = self->edit_item == list_item ? self->edit_child : gtk_list_item_get_child (list_item);
+
+        return gtk_widget_has_css_class (child, "dyn-cell-changed");
+      }
+  return FALSE;
 }
 
 GtkAdjustment *

@@ -4,6 +4,7 @@
 #include <adwaita.h>
 
 #include "dyn-collections.h"
+#include "dyn-edit-session.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,32 @@ gboolean            dyn_item_grid_get_column_visible  (DynItemGrid        *self,
 DynItemObject      *dyn_item_grid_get_selected_item   (DynItemGrid        *self);
 void                dyn_item_grid_select_row          (DynItemGrid        *self,
                                                        guint               position);
+/* Selects the row of @object (when it is shown). */
+void                dyn_item_grid_select_item         (DynItemGrid        *self,
+                                                       DynItemObject      *object,
+                                                       gboolean            unselect_rest);
+/* The selected items (DynItemObject, new references; collection rows are
+ * left out). */
+GPtrArray          *dyn_item_grid_dup_selected_items  (DynItemGrid        *self) G_GNUC_WARN_UNUSED_RESULT;
 GtkAdjustment      *dyn_item_grid_get_vadjustment     (DynItemGrid        *self);
+
+/* Editing: with a session, a double-click on a scalar cell (or action
+ * grid.edit-cell on the selected row) edits it in place; Enter stages the
+ * text with dyn_edit_session_stage_cell_text(), Escape cancels. Rows show
+ * their DynItemState; changed cells are marked. Signals "edit-failed"
+ * (GError) and "edit-item" (DynItemObject: a map, list or set cell). */
+DynEditSession     *dyn_item_grid_get_edit_session    (DynItemGrid        *self);
+void                dyn_item_grid_set_edit_session    (DynItemGrid        *self,
+                                                       DynEditSession     *session);
+/* Starts editing the cell of @object's row (it must be shown). */
+gboolean            dyn_item_grid_edit_cell           (DynItemGrid        *self,
+                                                       DynItemObject      *object,
+                                                       const char         *attribute);
+/* The entry of the cell being edited, or NULL. */
+GtkEditable        *dyn_item_grid_get_cell_editor     (DynItemGrid        *self);
+/* Whether the shown cell is marked as changed (FALSE when not shown). */
+gboolean            dyn_item_grid_get_cell_changed    (DynItemGrid        *self,
+                                                       DynItemObject      *object,
+                                                       const char         *attribute);
 
 G_END_DECLS
