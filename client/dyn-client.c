@@ -844,7 +844,7 @@ list_tables_cb (GObject      *object,
   g_autoptr(DynResponse) response = NULL;
   GError *error = NULL;
   JsonObject *obj;
-  JsonNode *arr;
+  JsonArray *arr;
   const char *last;
 
   response = dyn_client_call_finish (DYN_CLIENT (object), result, &error);
@@ -855,16 +855,16 @@ list_tables_cb (GObject      *object,
     }
 
   obj = json_node_get_object (response->root);
-  arr = json_object_get_member (obj, "TableNames");
-  if (arr == NULL || !JSON_NODE_HOLDS_ARRAY (arr))
+  arr = dyn_json_object_get_array (obj, "TableNames");
+  if (arr == NULL)
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,
                                "ListTables: the response has no TableNames list");
       return;
     }
-  for (guint i = 0; i < json_array_get_length (json_node_get_array (arr)); i++)
+  for (guint i = 0; i < json_array_get_length (arr); i++)
     {
-      JsonNode *n = json_array_get_element (json_node_get_array (arr), i);
+      JsonNode *n = json_array_get_element (arr, i);
       if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
         {
           g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,
@@ -1011,8 +1011,8 @@ batch_get_cb (GObject      *object,
   Batch *b = g_task_get_task_data (task);
   g_autoptr(DynResponse) response = NULL;
   GError *error = NULL;
-  JsonObject *obj;
-  JsonNode *node;
+  JsonObject *obj, *unprocessed;
+  JsonArray *items, *keys;
   guint before = b->pending->len;
 
   response = dyn_client_call_finish (DYN_CLIENT (object), result, &error);
@@ -1024,39 +1024,29 @@ batch_get_cb (GObject      *object,
     }
   obj = json_node_get_object (response->root);
 
-  node = json_object_get_member (obj, "Responses");
-  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+  items = dyn_json_object_get_array (dyn_json_object_get_object (obj, "Responses"), b->table);
+  for (guint i = 0; items != NULL && i < json_array_get_length (items); i++)
     {
-      JsonNode *items = json_object_get_member (json_node_get_object (node), b->table);
-      if (items != NULL && JSON_NODE_HOLDS_ARRAY (items))
-        for (guint i = 0; i < json_array_get_length (json_node_get_array (items)); i++)
-          {
-            DynValue *item = dyn_item_from_ddb_json (json_array_get_element (json_node_get_array (items), i), &error);
-            if (item == NULL)
-              {
-                g_prefix_error (&error, "BatchGetItem: ");
-                error->domain = DYN_ERROR;
-                error->code = DYN_ERROR_PROTOCOL;
-                g_task_return_error (task, error);
-                g_object_unref (task);
-                return;
-              }
-            g_ptr_array_add (b->found, item);
-          }
+      DynValue *item = dyn_item_from_ddb_json (json_array_get_element (items, i), &error);
+      if (item == NULL)
+        {
+          g_prefix_error (&error, "BatchGetItem: ");
+          error->domain = DYN_ERROR;
+          error->code = DYN_ERROR_PROTOCOL;
+          g_task_return_error (task, error);
+          g_object_unref (task);
+          return;
+        }
+      g_ptr_array_add (b->found, item);
     }
 
-  node = json_object_get_member (obj, "UnprocessedKeys");
-  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+  unprocessed = dyn_json_object_get_object (dyn_json_object_get_object (obj, "UnprocessedKeys"), b->table);
+  keys = dyn_json_object_get_array (unprocessed, "Keys");
+  for (guint i = 0; keys != NULL && i < json_array_get_length (keys); i++)
     {
-      JsonNode *t = json_object_get_member (json_node_get_object (node), b->table);
-      JsonNode *keys = t && JSON_NODE_HOLDS_OBJECT (t) ? json_object_get_member (json_node_get_object (t), "Keys") : NULL;
-      if (keys != NULL && JSON_NODE_HOLDS_ARRAY (keys))
-        for (guint i = 0; i < json_array_get_length (json_node_get_array (keys)); i++)
-          {
-            DynValue *key = dyn_item_from_ddb_json (json_array_get_element (json_node_get_array (keys), i), NULL);
-            if (key != NULL)
-              g_ptr_array_add (b->pending, key);
-          }
+      DynValue *key = dyn_item_from_ddb_json (json_array_get_element (keys, i), NULL);
+      if (key != NULL)
+        g_ptr_array_add (b->pending, key);
     }
 
   /* Progress means no key came back unprocessed; a round that only moved on
@@ -1166,7 +1156,8 @@ batch_write_cb (GObject      *object,
   Batch *b = g_task_get_task_data (task);
   g_autoptr(DynResponse) response = NULL;
   GError *error = NULL;
-  JsonNode *node;
+  JsonObject *unprocessed;
+  JsonArray *reqs;
   gboolean requeued = FALSE;
 
   response = dyn_client_call_finish (DYN_CLIENT (object), result, &error);
@@ -1177,16 +1168,12 @@ batch_write_cb (GObject      *object,
       return;
     }
 
-  node = json_object_get_member (json_node_get_object (response->root), "UnprocessedItems");
-  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+  unprocessed = dyn_json_object_get_object (json_node_get_object (response->root), "UnprocessedItems");
+  reqs = dyn_json_object_get_array (unprocessed, b->table);
+  for (guint i = 0; reqs != NULL && i < json_array_get_length (reqs); i++)
     {
-      JsonNode *reqs = json_object_get_member (json_node_get_object (node), b->table);
-      if (reqs != NULL && JSON_NODE_HOLDS_ARRAY (reqs))
-        for (guint i = 0; i < json_array_get_length (json_node_get_array (reqs)); i++)
-          {
-            g_ptr_array_insert (b->pending, i, json_node_copy (json_array_get_element (json_node_get_array (reqs), i)));
-            requeued = TRUE;
-          }
+      g_ptr_array_insert (b->pending, i, json_node_copy (json_array_get_element (reqs, i)));
+      requeued = TRUE;
     }
   batch_continue (task, !requeued);
 }
@@ -1302,17 +1289,15 @@ dyn_error_get_cancellation_reasons (const GError *error)
 {
   const DynErrorDetails *details = dyn_error_get_details (error);
   g_autoptr(JsonNode) root = NULL;
-  JsonNode *reasons;
+  JsonArray *reasons;
 
   if (details == NULL || details->body == NULL)
     return NULL;
   root = dyn_json_parse (details->body, strlen (details->body), NULL);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
-  reasons = json_object_get_member (json_node_get_object (root), "CancellationReasons");
-  if (reasons == NULL || !JSON_NODE_HOLDS_ARRAY (reasons))
-    return NULL;
-  return json_array_ref (json_node_get_array (reasons));
+  reasons = dyn_json_object_get_array (json_node_get_object (root), "CancellationReasons");
+  return reasons != NULL ? json_array_ref (reasons) : NULL;
 }
 
 DynValue *

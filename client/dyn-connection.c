@@ -809,17 +809,19 @@ check_user_connection (DynConnectionStore  *self,
 
 /* Add, update ------------------------------------------------------------------ */
 
+/* Ends an add or update: an add task carries the new connection as its task
+ * data and puts it in the list (unless something else added it meanwhile);
+ * then the list is saved. */
 static void
-add_finish_task (GTask *task)
+add_update_finish_task (GTask *task)
 {
   DynConnectionStore *self = g_task_get_source_object (task);
-  DynConnection *connection = g_task_get_task_data (task);
+  DynConnection *added = g_task_get_task_data (task);
   GError *error = NULL;
 
-  /* Something else may have added it meanwhile. */
-  if (!find_position (self, connection, NULL))
+  if (added != NULL && !find_position (self, added, NULL))
     {
-      g_ptr_array_add (self->items, g_object_ref (connection));
+      g_ptr_array_add (self->items, g_object_ref (added));
       g_list_model_items_changed (G_LIST_MODEL (self), self->items->len - 1, 0, 1);
     }
 
@@ -830,9 +832,9 @@ add_finish_task (GTask *task)
 }
 
 static void
-add_stored_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
+add_update_stored_cb (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   GError *error = NULL;
@@ -842,7 +844,28 @@ add_stored_cb (GObject      *source,
       g_task_return_error (task, error);
       return;
     }
-  add_finish_task (task);
+  add_update_finish_task (task);
+}
+
+/* Checks @connection, stores its secret (when given) and finishes @task. */
+static void
+add_update_store (GTask         *task,
+                  DynConnection *connection,
+                  const char    *secret_access_key,
+                  const char    *session_token,
+                  GCancellable  *cancellable)
+{
+  DynConnectionStore *self = g_task_get_source_object (task);
+  GError *error = NULL;
+
+  if (!check_user_connection (self, connection, secret_access_key, &error))
+    g_task_return_error (task, error);
+  else if (secret_access_key != NULL)
+    dyn_keyring_store_async (connection->id, connection->access_key_id, connection->name,
+                             secret_access_key, session_token, cancellable,
+                             add_update_stored_cb, g_object_ref (task));
+  else
+    add_update_finish_task (task);
 }
 
 void
@@ -855,7 +878,6 @@ dyn_connection_store_add_async (DynConnectionStore  *self,
                                 gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  GError *error = NULL;
 
   g_return_if_fail (DYN_IS_CONNECTION_STORE (self));
   g_return_if_fail (DYN_IS_CONNECTION (connection));
@@ -870,18 +892,7 @@ dyn_connection_store_add_async (DynConnectionStore  *self,
                                "The connection '%s' is already saved", connection->name);
       return;
     }
-  if (!check_user_connection (self, connection, secret_access_key, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  if (secret_access_key != NULL)
-    dyn_keyring_store_async (connection->id, connection->access_key_id, connection->name,
-                             secret_access_key, session_token, cancellable,
-                             add_stored_cb, g_steal_pointer (&task));
-  else
-    add_finish_task (task);
+  add_update_store (task, connection, secret_access_key, session_token, cancellable);
 }
 
 gboolean
@@ -895,34 +906,6 @@ dyn_connection_store_add_finish (DynConnectionStore  *self,
   return g_task_propagate_boolean (G_TASK (result), error);
 }
 
-static void
-update_save (GTask *task)
-{
-  DynConnectionStore *self = g_task_get_source_object (task);
-  GError *error = NULL;
-
-  if (!dyn_connection_store_save (self, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static void
-update_stored_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  GError *error = NULL;
-
-  if (!dyn_keyring_store_finish (result, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  update_save (task);
-}
-
 void
 dyn_connection_store_update_async (DynConnectionStore  *self,
                                    DynConnection       *connection,
@@ -933,7 +916,6 @@ dyn_connection_store_update_async (DynConnectionStore  *self,
                                    gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
-  GError *error = NULL;
 
   g_return_if_fail (DYN_IS_CONNECTION_STORE (self));
   g_return_if_fail (DYN_IS_CONNECTION (connection));
@@ -951,21 +933,10 @@ dyn_connection_store_update_async (DynConnectionStore  *self,
   /* Profile connections: only Dynoscope's own settings change. */
   if (connection->kind == DYN_CONNECTION_KIND_PROFILE && secret_access_key == NULL)
     {
-      update_save (task);
+      add_update_finish_task (task);
       return;
     }
-  if (!check_user_connection (self, connection, secret_access_key, &error))
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-
-  if (secret_access_key != NULL)
-    dyn_keyring_store_async (connection->id, connection->access_key_id, connection->name,
-                             secret_access_key, session_token, cancellable,
-                             update_stored_cb, g_steal_pointer (&task));
-  else
-    update_save (task);
+  add_update_store (task, connection, secret_access_key, session_token, cancellable);
 }
 
 gboolean

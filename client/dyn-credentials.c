@@ -9,6 +9,7 @@
 
 #include "dyn-credentials.h"
 #include "dyn-error.h"
+#include "dyn-secret-private.h"
 
 /* At most this many characters of a failing credential_process's stderr go into the error. */
 #define STDERR_LIMIT 1024
@@ -62,19 +63,11 @@ typedef struct {
 /* DynCredentials */
 
 static void
-wipe_string (char *s)
-{
-  if (s != NULL)
-    explicit_bzero (s, strlen (s));
-  g_free (s);
-}
-
-static void
 credentials_clear (DynCredentials *self)
 {
   g_free (self->access_key_id);
-  wipe_string (self->secret_access_key);
-  wipe_string (self->session_token);
+  _dyn_secret_free (self->secret_access_key);
+  _dyn_secret_free (self->session_token);
   g_clear_pointer (&self->expiration, g_date_time_unref);
 }
 

@@ -112,18 +112,6 @@ is_ident_char (guchar c)
   return g_ascii_isalnum (c) || c == '_' || c >= 0x80;
 }
 
-static int
-hex_value (char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 static gboolean
 read_hex4 (Parser   *p,
            gsize     at,
@@ -135,7 +123,7 @@ read_hex4 (Parser   *p,
     return FALSE;
   for (int i = 0; i < 4; i++)
     {
-      int h = hex_value (p->src[at + i]);
+      int h = g_ascii_xdigit_value (p->src[at + i]);
 
       if (h < 0)
         return FALSE;
@@ -1329,26 +1317,31 @@ parse_not (Parser *p)
     }
 }
 
+/* A run of @operand joined by the keyword @word: the operand alone, or one
+ * @kind node holding them all. */
 static DynExprNode *
-parse_and (Parser *p)
+parse_joined (Parser         *p,
+              const char     *word,
+              DynExprKind     kind,
+              DynExprNode  *(*operand) (Parser *p))
 {
   gsize start = peek (p)->start;
-  g_autoptr(DynExprNode) first = parse_not (p);
+  g_autoptr(DynExprNode) first = operand (p);
   g_autoptr(DynExprNode) group = NULL;
 
   if (first == NULL)
     return NULL;
-  while (tok_is_word (peek (p), "AND"))
+  while (tok_is_word (peek (p), word))
     {
       DynExprNode *next;
 
       advance (p);
-      next = parse_not (p);
+      next = operand (p);
       if (next == NULL)
         return NULL;
       if (group == NULL)
         {
-          group = node_at (p, DYN_EXPR_AND, start);
+          group = node_at (p, kind, start);
           g_ptr_array_add (group->children, g_steal_pointer (&first));
         }
       g_ptr_array_add (group->children, next);
@@ -1357,30 +1350,15 @@ parse_and (Parser *p)
 }
 
 static DynExprNode *
+parse_and (Parser *p)
+{
+  return parse_joined (p, "AND", DYN_EXPR_AND, parse_not);
+}
+
+static DynExprNode *
 parse_or (Parser *p)
 {
-  gsize start = peek (p)->start;
-  g_autoptr(DynExprNode) first = parse_and (p);
-  g_autoptr(DynExprNode) group = NULL;
-
-  if (first == NULL)
-    return NULL;
-  while (tok_is_word (peek (p), "OR"))
-    {
-      DynExprNode *next;
-
-      advance (p);
-      next = parse_and (p);
-      if (next == NULL)
-        return NULL;
-      if (group == NULL)
-        {
-          group = node_at (p, DYN_EXPR_OR, start);
-          g_ptr_array_add (group->children, g_steal_pointer (&first));
-        }
-      g_ptr_array_add (group->children, next);
-    }
-  return group != NULL ? g_steal_pointer (&group) : g_steal_pointer (&first);
+  return parse_joined (p, "OR", DYN_EXPR_OR, parse_and);
 }
 
 /* ------------------------------------------------------------------------ */

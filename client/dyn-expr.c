@@ -308,32 +308,6 @@ append_text_name (GString    *out,
   g_string_append_c (out, '`');
 }
 
-char *
-dyn_expr_path_to_string (const DynExprPath *self)
-{
-  GString *out = g_string_new (NULL);
-
-  g_return_val_if_fail (self != NULL, NULL);
-
-  for (guint i = 0; i < self->segments->len; i++)
-    {
-      const DynExprSegment *seg = &g_array_index (self->segments, DynExprSegment, i);
-
-      if (seg->name == NULL)
-        {
-          g_string_append_printf (out, "[%u]", seg->index);
-          continue;
-        }
-      if (i > 0)
-        g_string_append_c (out, '.');
-      if (seg->is_placeholder)
-        g_string_append (out, seg->name);
-      else
-        append_text_name (out, seg->name);
-    }
-  return g_string_free (out, FALSE);
-}
-
 DynExprPath *
 dyn_expr_path_parse (const char  *text,
                      GError     **error)
@@ -1322,16 +1296,31 @@ text_value_cb (GString                *out,
   return TRUE;
 }
 
+/* Writes names and values as text: `name` when it needs quoting, inline literals. */
+static const DynExprWriter text_writer = { text_name_cb, text_value_cb };
+
+char *
+dyn_expr_path_to_string (const DynExprPath *self)
+{
+  GString *out;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  out = g_string_new (NULL);
+  /* The text writer never fails. */
+  write_path (out, self, &text_writer, NULL, NULL);
+  return g_string_free (out, FALSE);
+}
+
 char *
 dyn_expr_node_to_string (DynExprNode *self)
 {
-  static const DynExprWriter writer = { text_name_cb, text_value_cb };
   g_autoptr(GString) out = g_string_new (NULL);
   g_autoptr(GError) error = NULL;
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  if (!_dyn_expr_write (out, self, 0, &writer, NULL, &error))
+  if (!_dyn_expr_write (out, self, 0, &text_writer, NULL, &error))
     {
       g_debug ("cannot write expression: %s", error->message);
       return NULL;

@@ -226,16 +226,47 @@ expect_end (Parser *P)
   return TRUE;
 }
 
-static int
-hex_value (guchar c)
+typedef enum {
+  SEPARATOR_NONE,   /* failed */
+  SEPARATOR_COMMA,  /* another member or element follows */
+  SEPARATOR_END,    /* @close ended the object or array */
+} Separator;
+
+/* What follows a member or element: a ',' or @close (consumed), or else the
+ * parse fails. */
+static inline Separator
+next_separator (Parser *P,
+                guchar  close)
 {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
+  skip_ws (P);
+  if (peek (P) == ',')
+    {
+      P->p++;
+      return SEPARATOR_COMMA;
+    }
+  if (peek (P) == close)
+    {
+      P->p++;
+      return SEPARATOR_END;
+    }
+  fail_unexpected (P, P->p, close == ']' ? "',' or ']'" : "',' or '}'");
+  return SEPARATOR_NONE;
+}
+
+/* Ends the decoding of a whole text: @parsed says whether the value was read,
+ * and then nothing but whitespace may follow it. On failure the error goes to
+ * @error. Frees @P either way. */
+static gboolean
+parser_finish (Parser   *P,
+               gboolean  parsed,
+               GError  **error)
+{
+  gboolean ok = parsed && expect_end (P);
+
+  if (!ok)
+    parser_take_error (P, "", error);
+  parser_clear (P);
+  return ok;
 }
 
 static gboolean
@@ -253,7 +284,7 @@ read_hex4 (Parser       *P,
     }
   for (int i = 0; i < 4; i++)
     {
-      int h = hex_value (at[i]);
+      int h = g_ascii_xdigit_value (at[i]);
       if (h < 0)
         {
           fail (P, DYN_ERROR_PROTOCOL, "invalid \\u escape at byte %" G_GSIZE_FORMAT, offset (P, at - 2));
@@ -648,19 +679,12 @@ ddb_map (Parser *P,
           return NULL;
         }
       vpush (P, v);
-      skip_ws (P);
-      if (peek (P) == ',')
-        {
-          P->p++;
-          continue;
-        }
-      if (peek (P) == '}')
-        {
-          P->p++;
-          break;
-        }
-      fail_unexpected (P, P->p, "',' or '}'");
-      return NULL;
+      Separator sep = next_separator (P, '}');
+
+      if (sep == SEPARATOR_END)
+        break;
+      if (sep == SEPARATOR_NONE)
+        return NULL;
     }
   return build_map (P, nbase, vbase);
 }
@@ -734,6 +758,23 @@ fail_shape (Parser     *P,
   else
     fail (P, DYN_ERROR_PROTOCOL, "%s must be %s, not %s (at byte %" G_GSIZE_FORMAT ")",
           type, must, json_kind_at (P), offset (P, P->p));
+}
+
+/* The string payload of a {"TYPE": payload} value; anything else fails as
+ * not being @must. */
+static inline gboolean
+read_payload_string (Parser      *P,
+                     const char  *type,
+                     const char  *must,
+                     const char **out,
+                     gsize       *out_len)
+{
+  if (peek (P) != '"')
+    {
+      fail_shape (P, type, must);
+      return FALSE;
+    }
+  return read_string (P, out, out_len);
 }
 
 static DynValue *
@@ -837,19 +878,12 @@ ddb_set (Parser       *P,
       else
         npush (P, s, len);
 
-      skip_ws (P);
-      if (peek (P) == ',')
-        {
-          P->p++;
-          continue;
-        }
-      if (peek (P) == ']')
-        {
-          P->p++;
-          break;
-        }
-      fail_unexpected (P, P->p, "',' or ']'");
-      goto out;
+      Separator sep = next_separator (P, ']');
+
+      if (sep == SEPARATOR_END)
+        break;
+      if (sep == SEPARATOR_NONE)
+        goto out;
     }
 
   if (type == DYN_VALUE_BS)
@@ -916,19 +950,12 @@ ddb_list (Parser *P,
             return NULL;
           }
         vpush (P, v);
-        skip_ws (P);
-        if (peek (P) == ',')
-          {
-            P->p++;
-            continue;
-          }
-        if (peek (P) == ']')
-          {
-            P->p++;
-            break;
-          }
-        fail_unexpected (P, P->p, "',' or ']'");
-        return NULL;
+        Separator sep = next_separator (P, ']');
+
+        if (sep == SEPARATOR_END)
+          break;
+        if (sep == SEPARATOR_NONE)
+          return NULL;
       }
 
   list = _dyn_value_new_list_from (P->vstack + vbase, P->vtop - vbase);
@@ -983,32 +1010,17 @@ ddb_value (Parser *P,
   switch (type)
     {
     case DYN_VALUE_S:
-      if (peek (P) != '"')
-        {
-          fail_shape (P, "S", "a string");
-          return NULL;
-        }
-      if (!read_string (P, &s, &len))
+      if (!read_payload_string (P, "S", "a string", &s, &len))
         return NULL;
       v = _dyn_value_new_text (DYN_VALUE_S, s, len);
       break;
     case DYN_VALUE_N:
-      if (peek (P) != '"')
-        {
-          fail_shape (P, "N", "a string");
-          return NULL;
-        }
-      if (!read_string (P, &s, &len))
+      if (!read_payload_string (P, "N", "a string", &s, &len))
         return NULL;
       v = ddb_number (P, s, len);
       break;
     case DYN_VALUE_B:
-      if (peek (P) != '"')
-        {
-          fail_shape (P, "B", "a base64 string");
-          return NULL;
-        }
-      if (!read_string (P, &s, &len))
+      if (!read_payload_string (P, "B", "a base64 string", &s, &len))
         return NULL;
       v = ddb_binary (P, s, len);
       break;
@@ -1125,19 +1137,12 @@ ddb_items (Parser *P)
           return NULL;
         }
       g_ptr_array_add (items, item);
-      skip_ws (P);
-      if (peek (P) == ',')
-        {
-          P->p++;
-          continue;
-        }
-      if (peek (P) == ']')
-        {
-          P->p++;
-          break;
-        }
-      fail_unexpected (P, P->p, "',' or ']'");
-      return NULL;
+      Separator sep = next_separator (P, ']');
+
+      if (sep == SEPARATOR_END)
+        break;
+      if (sep == SEPARATOR_NONE)
+        return NULL;
     }
   return g_steal_pointer (&items);
 }
@@ -1154,11 +1159,8 @@ dyn_json_decode_ddb_value (const char  *json,
 
   parser_init (&P, json, len);
   v = ddb_value (&P, 0);
-  if (v != NULL && !expect_end (&P))
+  if (!parser_finish (&P, v != NULL, error))
     g_clear_pointer (&v, dyn_value_unref);
-  if (v == NULL)
-    parser_take_error (&P, "", error);
-  parser_clear (&P);
   return v;
 }
 
@@ -1174,11 +1176,8 @@ dyn_json_decode_ddb_item (const char  *json,
 
   parser_init (&P, json, len);
   v = ddb_item (&P);
-  if (v != NULL && !expect_end (&P))
+  if (!parser_finish (&P, v != NULL, error))
     g_clear_pointer (&v, dyn_value_unref);
-  if (v == NULL)
-    parser_take_error (&P, "", error);
-  parser_clear (&P);
   return v;
 }
 
@@ -1194,11 +1193,8 @@ dyn_json_decode_ddb_items (const char  *json,
 
   parser_init (&P, json, len);
   items = ddb_items (&P);
-  if (items != NULL && !expect_end (&P))
+  if (!parser_finish (&P, items != NULL, error))
     g_clear_pointer (&items, g_ptr_array_unref);
-  if (items == NULL)
-    parser_take_error (&P, "", error);
-  parser_clear (&P);
   return items;
 }
 
@@ -1252,19 +1248,12 @@ generic_value (Parser *P,
                 break;
               }
             json_object_set_member (object, key, member);
-            skip_ws (P);
-            if (peek (P) == ',')
-              {
-                P->p++;
-                continue;
-              }
-            if (peek (P) == '}')
-              {
-                P->p++;
-                return node;
-              }
-            fail_unexpected (P, P->p, "',' or '}'");
-            break;
+            Separator sep = next_separator (P, '}');
+
+            if (sep == SEPARATOR_END)
+              return node;
+            if (sep == SEPARATOR_NONE)
+              break;
           }
         json_node_unref (node);
         return NULL;
@@ -1292,19 +1281,12 @@ generic_value (Parser *P,
                 break;
               }
             json_array_add_element (array, elem);
-            skip_ws (P);
-            if (peek (P) == ',')
-              {
-                P->p++;
-                continue;
-              }
-            if (peek (P) == ']')
-              {
-                P->p++;
-                return node;
-              }
-            fail_unexpected (P, P->p, "',' or ']'");
-            break;
+            Separator sep = next_separator (P, ']');
+
+            if (sep == SEPARATOR_END)
+              return node;
+            if (sep == SEPARATOR_NONE)
+              break;
           }
         json_node_unref (node);
         return NULL;
@@ -1382,11 +1364,8 @@ dyn_json_parse (const char  *json,
     len = strlen (json);
   parser_init (&P, json, len);
   node = generic_value (&P, 0);
-  if (node != NULL && !expect_end (&P))
+  if (!parser_finish (&P, node != NULL, error))
     g_clear_pointer (&node, json_node_unref);
-  if (node == NULL)
-    parser_take_error (&P, "", error);
-  parser_clear (&P);
   return node;
 }
 
@@ -1542,12 +1521,7 @@ plain_object (Parser   *P,
           skip_ws (P);
           if (strcmp (tag, "$number") == 0 || strcmp (tag, "$binary") == 0)
             {
-              if (peek (P) != '"')
-                {
-                  fail_shape (P, tag, "a string");
-                  return NULL;
-                }
-              if (!read_string (P, &s, &slen))
+              if (!read_payload_string (P, tag, "a string", &s, &slen))
                 return NULL;
               v = tag[1] == 'n' ? ddb_number (P, s, slen) : ddb_binary (P, s, slen);
             }
@@ -1593,19 +1567,12 @@ plain_object (Parser   *P,
                         path_push (P, "[%u]", i);
                         return NULL;
                       }
-                    skip_ws (P);
-                    if (peek (P) == ',')
-                      {
-                        P->p++;
-                        continue;
-                      }
-                    if (peek (P) == ']')
-                      {
-                        P->p++;
-                        break;
-                      }
-                    fail_unexpected (P, P->p, "',' or ']'");
-                    return NULL;
+                    Separator sep = next_separator (P, ']');
+
+                    if (sep == SEPARATOR_END)
+                      break;
+                    if (sep == SEPARATOR_NONE)
+                      return NULL;
                   }
               v = _dyn_value_set_from_scalars (P->vstack + ebase, P->vtop - ebase, &P->error);
               for (guint j = ebase; j < P->vtop; j++)
@@ -1643,19 +1610,12 @@ plain_object (Parser   *P,
           return NULL;
         }
       vpush (P, v);
-      skip_ws (P);
-      if (peek (P) == ',')
-        {
-          P->p++;
-          continue;
-        }
-      if (peek (P) == '}')
-        {
-          P->p++;
-          break;
-        }
-      fail_unexpected (P, P->p, "',' or '}'");
-      return NULL;
+      Separator sep = next_separator (P, '}');
+
+      if (sep == SEPARATOR_END)
+        break;
+      if (sep == SEPARATOR_NONE)
+        return NULL;
     }
   return build_map (P, nbase, vbase);
 }
@@ -1694,19 +1654,12 @@ plain_value (Parser *P,
                   return NULL;
                 }
               vpush (P, v);
-              skip_ws (P);
-              if (peek (P) == ',')
-                {
-                  P->p++;
-                  continue;
-                }
-              if (peek (P) == ']')
-                {
-                  P->p++;
-                  break;
-                }
-              fail_unexpected (P, P->p, "',' or ']'");
-              return NULL;
+              Separator sep = next_separator (P, ']');
+
+              if (sep == SEPARATOR_END)
+                break;
+              if (sep == SEPARATOR_NONE)
+                return NULL;
             }
         list = _dyn_value_new_list_from (P->vstack + vbase, P->vtop - vbase);
         P->vtop = vbase;
@@ -1762,11 +1715,8 @@ dyn_json_decode_plain (const char  *json,
 
   parser_init (&P, json, len);
   v = plain_value (&P, 0);
-  if (v != NULL && !expect_end (&P))
+  if (!parser_finish (&P, v != NULL, error))
     g_clear_pointer (&v, dyn_value_unref);
-  if (v == NULL)
-    parser_take_error (&P, "", error);
-  parser_clear (&P);
   return v;
 }
 
@@ -2029,4 +1979,24 @@ dyn_json_append_plain_value (GString        *out,
     default:
       g_assert_not_reached ();
     }
+}
+
+/* Members ----------------------------------------------------------------- */
+
+JsonArray *
+dyn_json_object_get_array (JsonObject *obj,
+                           const char *name)
+{
+  JsonNode *node = obj != NULL ? json_object_get_member (obj, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+JsonObject *
+dyn_json_object_get_object (JsonObject *obj,
+                            const char *name)
+{
+  JsonNode *node = obj != NULL ? json_object_get_member (obj, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
 }

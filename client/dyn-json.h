@@ -81,4 +81,11 @@ void        dyn_json_append_ddb_item     (GString        *out,
 void        dyn_json_append_plain_value  (GString        *out,
                                           const DynValue *value);
 
+/* Member @name of @obj when it is an array (object), else %NULL; @obj may be
+ * %NULL. json-glib 1.6 has no _with_default getters for these. */
+JsonArray  *dyn_json_object_get_array    (JsonObject     *obj,
+                                          const char     *name);
+JsonObject *dyn_json_object_get_object   (JsonObject     *obj,
+                                          const char     *name);
+
 G_END_DECLS

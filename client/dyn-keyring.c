@@ -9,6 +9,7 @@
 
 #include "dyn-error.h"
 #include "dyn-keyring.h"
+#include "dyn-secret-private.h"
 
 #define ATTR_CONNECTION_ID "connection-id"
 #define ATTR_ACCESS_KEY_ID "access-key-id"
@@ -65,14 +66,6 @@ dyn_keyring_get_timeout (void)
 }
 
 static void
-wipe_string (char *s)
-{
-  if (s != NULL)
-    explicit_bzero (s, strlen (s));
-  g_free (s);
-}
-
-static void
 op_free (Op *op)
 {
   if (op->user_cancellable != NULL)
@@ -85,7 +78,7 @@ op_free (Op *op)
   g_free (op->connection_id);
   g_free (op->access_key_id);
   g_free (op->label);
-  wipe_string (op->payload);
+  _dyn_secret_free (op->payload);
   g_free (op);
 }
 
@@ -309,6 +302,30 @@ store_done_cb (GObject      *source,
   op_return_boolean (task);
 }
 
+/* Finishes a secret_password_clearv() made for @task. Returns FALSE when
+ * @task is done: returned already, or now with the error. */
+static gboolean
+op_clear_finish (GTask        *task,
+                 GAsyncResult *result)
+{
+  Op *op = g_task_get_task_data (task);
+  GError *error = NULL;
+
+  /* FALSE without an error means there was nothing to remove. */
+  secret_password_clear_finish (result, &error);
+  if (op_returned (task))
+    {
+      g_clear_error (&error);
+      return FALSE;
+    }
+  if (error != NULL)
+    {
+      op_return_error (task, map_error (op, error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 store_cleared_cb (GObject      *source,
                   GAsyncResult *result,
@@ -317,20 +334,9 @@ store_cleared_cb (GObject      *source,
   g_autoptr(GTask) task = user_data;
   Op *op = g_task_get_task_data (task);
   g_autoptr(GHashTable) attributes = NULL;
-  GError *error = NULL;
 
-  /* FALSE without an error means there was nothing to remove. */
-  secret_password_clear_finish (result, &error);
-  if (op_returned (task))
-    {
-      g_clear_error (&error);
-      return;
-    }
-  if (error != NULL)
-    {
-      op_return_error (task, map_error (op, error));
-      return;
-    }
+  if (!op_clear_finish (task, result))
+    return;
 
   attributes = attributes_new (op->connection_id, op->access_key_id);
   secret_password_storev (dyn_keyring_get_schema (), attributes, SECRET_COLLECTION_DEFAULT,
@@ -546,22 +552,9 @@ clear_done_cb (GObject      *source,
                gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
-  Op *op = g_task_get_task_data (task);
-  GError *error = NULL;
 
-  secret_password_clear_finish (result, &error);
-  if (op_returned (task))
-    {
-      g_clear_error (&error);
-      return;
-    }
-  if (error != NULL)
-    {
-      op_return_error (task, map_error (op, error));
-      return;
-    }
-
-  op_return_boolean (task);
+  if (op_clear_finish (task, result))
+    op_return_boolean (task);
 }
 
 void

@@ -3,7 +3,7 @@
 
 #include "config.h"
 
-#include "dyn-request.h"
+#include "dyn-request-private.h"
 
 G_DEFINE_BOXED_TYPE (DynRequest, dyn_request, dyn_request_copy, dyn_request_free)
 
@@ -148,8 +148,8 @@ compare_strings (gconstpointer a,
 }
 
 /* Sorted keys make the body (and so a snippet or a trace) deterministic. */
-static GPtrArray *
-sorted_keys (GHashTable *table)
+GPtrArray *
+_dyn_request_sorted_keys (GHashTable *table)
 {
   GPtrArray *keys = g_ptr_array_new ();
   GHashTableIter iter;
@@ -194,7 +194,7 @@ dyn_request_to_json (const DynRequest *self)
 
   if (self->names != NULL && g_hash_table_size (self->names) > 0)
     {
-      g_autoptr(GPtrArray) keys = sorted_keys (self->names);
+      g_autoptr(GPtrArray) keys = _dyn_request_sorted_keys (self->names);
       JsonObject *names = json_object_new ();
 
       for (guint i = 0; i < keys->len; i++)
@@ -204,7 +204,7 @@ dyn_request_to_json (const DynRequest *self)
     }
   if (self->values != NULL && g_hash_table_size (self->values) > 0)
     {
-      g_autoptr(GPtrArray) keys = sorted_keys (self->values);
+      g_autoptr(GPtrArray) keys = _dyn_request_sorted_keys (self->values);
       JsonObject *values = json_object_new ();
 
       for (guint i = 0; i < keys->len; i++)

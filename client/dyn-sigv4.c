@@ -11,6 +11,7 @@
 # include <immintrin.h>
 #endif
 
+#include "dyn-secret-private.h"
 #include "dyn-sigv4.h"
 
 #define ALGORITHM "AWS4-HMAC-SHA256"
@@ -332,19 +333,9 @@ to_hex (const guint8 *digest,
 }
 
 static void
-wipe_free (char *s)
-{
-  if (s != NULL)
-    {
-      explicit_bzero (s, strlen (s));
-      g_free (s);
-    }
-}
-
-static void
 cached_key_clear (CachedKey *ck)
 {
-  g_clear_pointer (&ck->secret, wipe_free);
+  g_clear_pointer (&ck->secret, _dyn_secret_free);
   g_clear_pointer (&ck->region, g_free);
   g_clear_pointer (&ck->service, g_free);
   explicit_bzero (ck->key, sizeof ck->key);

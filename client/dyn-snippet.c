@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dyn-json.h"
+#include "dyn-request-private.h"
 #include "dyn-snippet.h"
 
 /* Every generator works from the same list of parameters: the ones of the
@@ -106,20 +107,6 @@ compare_strings (gconstpointer a,
   return strcmp (*(const char **) a, *(const char **) b);
 }
 
-static GPtrArray *
-sorted_keys (GHashTable *table)
-{
-  GPtrArray *keys = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
-
-  g_hash_table_iter_init (&iter, table);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (keys, key);
-  g_ptr_array_sort (keys, compare_strings);
-  return keys;
-}
-
 static void
 add_string (GArray      *params,
             guint        ops,
@@ -175,7 +162,7 @@ add_map (GArray     *params,
 
   if (map == NULL || g_hash_table_size (map) == 0)
     return;
-  p.keys = sorted_keys (map);
+  p.keys = _dyn_request_sorted_keys (map);
   g_array_append_val (params, p);
 }
 

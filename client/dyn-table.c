@@ -6,23 +6,7 @@
 #include <string.h>
 
 #include "dyn-table.h"
-
-/* json-glib 1.6 has no _with_default getters for arrays and objects. */
-static JsonArray *
-array_member (JsonObject *obj,
-              const char *name)
-{
-  JsonNode *node = obj ? json_object_get_member (obj, name) : NULL;
-  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-static JsonObject *
-object_member (JsonObject *obj,
-               const char *name)
-{
-  JsonNode *node = obj ? json_object_get_member (obj, name) : NULL;
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
+#include "dyn-json.h"
 
 static gboolean
 attribute_type (JsonObject    *table,
@@ -30,7 +14,7 @@ attribute_type (JsonObject    *table,
                 DynValueType  *type,
                 GError       **error)
 {
-  JsonArray *defs = array_member (table, "AttributeDefinitions");
+  JsonArray *defs = dyn_json_object_get_array (table, "AttributeDefinitions");
 
   for (guint i = 0; defs != NULL && i < json_array_get_length (defs); i++)
     {
@@ -102,7 +86,7 @@ add_indexes (DynTableKeys *keys,
              DynIndexKind  kind,
              GError      **error)
 {
-  JsonArray *indexes = array_member (table, member);
+  JsonArray *indexes = dyn_json_object_get_array (table, member);
 
   for (guint i = 0; indexes != NULL && i < json_array_get_length (indexes); i++)
     {
@@ -115,10 +99,10 @@ add_indexes (DynTableKeys *keys,
       DynIndexInfo *info;
 
       if (index == NULL ||
-          !read_key_schema (table, array_member (index, "KeySchema"),
+          !read_key_schema (table, dyn_json_object_get_array (index, "KeySchema"),
                             &pk, &pkt, &sk, &skt, error))
         return;
-      projection = object_member (index, "Projection");
+      projection = dyn_json_object_get_object (index, "Projection");
       ptype = projection ? json_object_get_string_member_with_default (projection, "ProjectionType", "ALL") : "ALL";
       if (strcmp (ptype, "KEYS_ONLY") == 0)
         proj = DYN_PROJECTION_KEYS_ONLY;
@@ -129,7 +113,7 @@ add_indexes (DynTableKeys *keys,
                                        kind, pk, pkt, sk, skt, proj);
       if (proj == DYN_PROJECTION_INCLUDE && projection != NULL)
         {
-          JsonArray *attrs = array_member (projection, "NonKeyAttributes");
+          JsonArray *attrs = dyn_json_object_get_array (projection, "NonKeyAttributes");
           g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
 
           for (guint j = 0; attrs != NULL && j < json_array_get_length (attrs); j++)
@@ -151,7 +135,7 @@ dyn_table_keys_from_description (JsonObject  *table,
 
   g_return_val_if_fail (table != NULL, NULL);
 
-  if (!read_key_schema (table, array_member (table, "KeySchema"),
+  if (!read_key_schema (table, dyn_json_object_get_array (table, "KeySchema"),
                         &pk, &pkt, &sk, &skt, error))
     return NULL;
   keys = dyn_table_keys_new (json_object_get_string_member_with_default (table, "TableName", NULL),
@@ -183,7 +167,7 @@ describe_cb (GObject      *object,
       g_task_return_error (task, error);
       return;
     }
-  table = object_member (json_node_get_object (response->root), "Table");
+  table = dyn_json_object_get_object (json_node_get_object (response->root), "Table");
   if (table == NULL)
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,

@@ -609,11 +609,12 @@ dyn_test_result_cb (GObject      *source,
   *out = g_object_ref (result);
 }
 
-void
+GAsyncResult *
 dyn_test_wait (GAsyncResult **result)
 {
   while (*result == NULL)
     g_main_context_iteration (NULL, TRUE);
+  return *result;
 }
 
 DynResponse *
@@ -729,7 +730,7 @@ dyn_test_pager_run (DynPager  *pager,
                     GError   **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GPtrArray) all = dyn_test_item_array_new ();
 
   dyn_pager_run_async (pager, segments, max_items, collect_page_cb, all, NULL,
                        dyn_test_result_cb, &result);
@@ -847,6 +848,60 @@ dyn_test_delete_table (DynClient   *client,
   return response != NULL;
 }
 
+/* Fixture ------------------------------------------------------------------- */
+
+gboolean
+dyn_test_fixture_setup (DynTestFixture    *fx,
+                        DynTestServerKind  kind,
+                        const char        *table_prefix)
+{
+  fx->server = dyn_test_server_get (kind);
+  if (fx->server == NULL)
+    return FALSE;
+  fx->client = dyn_test_client_new (fx->server);
+  fx->table = dyn_test_table_name (table_prefix);
+  return TRUE;
+}
+
+void
+dyn_test_fixture_teardown (DynTestFixture *fx,
+                           gconstpointer   data)
+{
+  if (fx->created)
+    {
+      g_autoptr(GError) error = NULL;
+      dyn_test_delete_table (fx->client, fx->table, &error);
+      g_assert_no_error (error);
+    }
+  if (fx->client != NULL)
+    g_assert_finalize_object (fx->client);
+  g_free (fx->table);
+}
+
+void
+dyn_test_fixture_create_table (DynTestFixture     *fx,
+                               const char         *partition_key,
+                               const char         *sort_key,
+                               const char * const *gsis)
+{
+  g_autoptr(GError) error = NULL;
+
+  dyn_test_create_table (fx->client, fx->table, partition_key, sort_key, gsis, &error);
+  g_assert_no_error (error);
+  fx->created = TRUE;
+}
+
+void
+dyn_test_fixture_create_table_json (DynTestFixture *fx,
+                                    const char     *json_params)
+{
+  g_autoptr(GError) error = NULL;
+
+  dyn_test_create_table_json (fx->client, fx->table, json_params, &error);
+  g_assert_no_error (error);
+  fx->created = TRUE;
+}
+
 /* Items ---------------------------------------------------------------------- */
 
 DynValue *
@@ -884,6 +939,29 @@ dyn_test_itemf (const char *format,
   return dyn_test_item (text);
 }
 
+GPtrArray *
+dyn_test_item_array_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+}
+
+DynValue *
+dyn_test_get_item (DynClient  *client,
+                   const char *table,
+                   DynValue   *key,
+                   gboolean    consistent_read)
+{
+  g_autoptr(DynRequest) request = dyn_request_new (DYN_OP_GET_ITEM, table);
+  g_autoptr(DynResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+
+  request->key = dyn_value_ref (key);
+  request->consistent_read = consistent_read;
+  response = dyn_test_execute (client, request, &error);
+  g_assert_no_error (error);
+  return response->item ? dyn_value_ref (response->item) : NULL;
+}
+
 gboolean
 dyn_test_put_item (DynClient   *client,
                    const char  *table,
@@ -916,7 +994,7 @@ dyn_test_load_seed (DynClient   *client,
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "seed-data", seed_name, NULL);
   g_autofree char *text = NULL;
   g_autoptr(JsonNode) root = NULL;
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
   JsonArray *array;
   gsize len;
 

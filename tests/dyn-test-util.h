@@ -49,11 +49,12 @@ DynTestServer  *dyn_test_server_get          (DynTestServerKind   kind);
 DynClient      *dyn_test_client_new          (DynTestServer      *server) G_GNUC_WARN_UNUSED_RESULT;
 
 /* Async → sync. Pass dyn_test_result_cb with &result as user data, then
- * dyn_test_wait (&result) runs the default main context until it is set. */
+ * dyn_test_wait (&result) runs the default main context until it is set
+ * and returns it (still owned by @result). */
 void            dyn_test_result_cb           (GObject            *source,
                                               GAsyncResult       *result,
                                               gpointer            user_data);
-void            dyn_test_wait                (GAsyncResult      **result);
+GAsyncResult   *dyn_test_wait                (GAsyncResult      **result);
 
 /* Synchronous forms of the client calls. @json_params is JSON text (NULL: {}). */
 DynResponse    *dyn_test_call                (DynClient          *client,
@@ -119,6 +120,13 @@ DynValue       *dyn_test_item                (const char         *ddb_json) G_GN
 DynValue       *dyn_test_plain_item          (const char         *plain_json) G_GNUC_WARN_UNUSED_RESULT;
 DynValue       *dyn_test_itemf               (const char         *format,
                                               ...) G_GNUC_PRINTF (1, 2) G_GNUC_WARN_UNUSED_RESULT;
+/* A GPtrArray that unrefs the DynValues it holds. */
+GPtrArray      *dyn_test_item_array_new      (void) G_GNUC_WARN_UNUSED_RESULT;
+/* GetItem of @key; asserts success and returns the item or NULL. */
+DynValue       *dyn_test_get_item            (DynClient          *client,
+                                              const char         *table,
+                                              DynValue           *key,
+                                              gboolean            consistent_read) G_GNUC_WARN_UNUSED_RESULT;
 gboolean        dyn_test_put_item            (DynClient          *client,
                                               const char         *table,
                                               DynValue           *item,
@@ -139,6 +147,38 @@ const char     *dyn_test_item_get_string     (DynValue           *item,
 /* The number text of attribute @name of @item, or NULL. */
 const char     *dyn_test_item_get_number     (DynValue           *item,
                                               const char         *name);
+
+/* The fixture of the integration tests: a client for a shared server and a
+ * table name of its own. Call dyn_test_fixture_setup() from the test's setup
+ * function and pass dyn_test_fixture_teardown() to g_test_add(); the
+ * teardown deletes the table when @created is set. */
+typedef struct
+{
+  DynTestServer *server;
+  DynClient     *client;
+  char          *table;
+  gboolean       created;
+} DynTestFixture;
+
+/* Returns FALSE (the test skipped, @fx->client NULL) when the server of @kind
+ * cannot run here; otherwise @fx has a client and a table name "<prefix>-…". */
+gboolean        dyn_test_fixture_setup       (DynTestFixture     *fx,
+                                              DynTestServerKind   kind,
+                                              const char         *table_prefix);
+void            dyn_test_fixture_teardown    (DynTestFixture     *fx,
+                                              gconstpointer       data);
+/* Creates @fx->table like dyn_test_create_table(), asserts success and marks
+ * it for deletion in the teardown. */
+void            dyn_test_fixture_create_table (DynTestFixture    *fx,
+                                               const char        *partition_key,
+                                               const char        *sort_key,
+                                               const char * const *gsis);
+/* Creates @fx->table from full JSON parameters, like dyn_test_create_table_json(). */
+void            dyn_test_fixture_create_table_json (DynTestFixture *fx,
+                                                    const char     *json_params);
+
+/* Ends a fixture test early when its server was skipped. */
+#define DYN_TEST_REQUIRE_SERVER(fx) G_STMT_START { if ((fx)->client == NULL) return; } G_STMT_END
 
 /* Asserts that @err is a DYN_ERROR service error with @err_code and the given AWS code. */
 #define dyn_test_assert_service_error(err, err_code, expected_aws_code) \

@@ -644,61 +644,22 @@ test_inverse (void)
 /* ------------------------------------------------------------------------ */
 /* Against DynamoDB Local */
 
-typedef struct
-{
-  DynTestServer *server;
-  DynClient     *client;
-  char          *table;
-  gboolean       created;
-} Fixture;
-
 static void
-fixture_setup (Fixture       *fx,
-               gconstpointer  data)
+fixture_setup (DynTestFixture *fx,
+               gconstpointer   data)
 {
-  g_autoptr(GError) error = NULL;
-
-  fx->server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
-  if (fx->server == NULL)
-    return;
-  fx->client = dyn_test_client_new (fx->server);
-  fx->table = dyn_test_table_name ("changes");
-  dyn_test_create_table (fx->client, fx->table, "pk:S", data ? "sk:N" : NULL, NULL, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
+  if (dyn_test_fixture_setup (fx, DYN_TEST_DYNAMODB_LOCAL, "changes"))
+    dyn_test_fixture_create_table (fx, "pk:S", data ? "sk:N" : NULL, NULL);
 }
-
-static void
-fixture_teardown (Fixture       *fx,
-                  gconstpointer  data)
-{
-  if (fx->created)
-    {
-      g_autoptr(GError) error = NULL;
-      dyn_test_delete_table (fx->client, fx->table, &error);
-      g_assert_no_error (error);
-    }
-  if (fx->client != NULL)
-    g_assert_finalize_object (fx->client);
-  g_free (fx->table);
-}
-
-#define REQUIRE_SERVER(fx) G_STMT_START { if ((fx)->client == NULL) return; } G_STMT_END
 
 static DynValue *
 get_item (DynClient  *client,
           const char *table,
           const char *key_json)
 {
-  g_autoptr(DynRequest) get = dyn_request_new (DYN_OP_GET_ITEM, table);
-  g_autoptr(DynResponse) response = NULL;
-  g_autoptr(GError) error = NULL;
+  g_autoptr(DynValue) key = dyn_test_item (key_json);
 
-  get->key = dyn_test_item (key_json);
-  get->consistent_read = TRUE;
-  response = dyn_test_execute (client, get, &error);
-  g_assert_no_error (error);
-  return response->item ? dyn_value_ref (response->item) : NULL;
+  return dyn_test_get_item (client, table, key, TRUE);
 }
 
 static DynCommitResult *
@@ -726,8 +687,8 @@ commit (DynChangeSet *set,
 /* Runs a Python snippet with boto3 against the test server. The snippet
  * finds `c` (a low-level client), `T` (the table) and `json`, `base64`. */
 static char *
-boto3 (Fixture    *fx,
-       const char *code)
+boto3 (DynTestFixture *fx,
+       const char     *code)
 {
   g_autofree char *script = g_strdup_printf (
     "import boto3, json, base64, sys\n"
@@ -763,8 +724,8 @@ boto3 (Fixture    *fx,
 }
 
 static void
-put (Fixture    *fx,
-     const char *json)
+put (DynTestFixture *fx,
+     const char     *json)
 {
   g_autoptr(DynValue) item = dyn_test_item (json);
   g_autoptr(GError) error = NULL;
@@ -774,8 +735,8 @@ put (Fixture    *fx,
 }
 
 static void
-test_commit_update (Fixture       *fx,
-                    gconstpointer  data)
+test_commit_update (DynTestFixture *fx,
+                    gconstpointer   data)
 {
   g_autoptr(DynChangeSet) set = NULL;
   g_autoptr(DynValue) before = NULL;
@@ -784,7 +745,7 @@ test_commit_update (Fixture       *fx,
   g_autoptr(DynCommitResult) res = NULL;
   g_autoptr(GError) error = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   put (fx, "{\"pk\":{\"S\":\"a\"},\"Status\":{\"S\":\"open\"},\"tags\":{\"SS\":[\"x\",\"y\",\"zzzzzzzz\"]},"
            "\"m\":{\"M\":{\"Name\":{\"S\":\"n\"},\"Size\":{\"N\":\"1\"}}},\"old\":{\"BOOL\":true}}");
   before = get_item (fx->client, fx->table, "{\"pk\":{\"S\":\"a\"}}");
@@ -821,9 +782,9 @@ test_commit_update (Fixture       *fx,
 }
 
 static void
-assert_conflict_with_other_change (Fixture    *fx,
-                                   DynValue   *after,
-                                   const char *other_status)
+assert_conflict_with_other_change (DynTestFixture *fx,
+                                   DynValue       *after,
+                                   const char     *other_status)
 {
   g_autoptr(DynValue) now = NULL;
 
@@ -834,8 +795,8 @@ assert_conflict_with_other_change (Fixture    *fx,
 
 /* Load, boto3 changes the item, commit: conflict, boto3's change intact. */
 static void
-test_concurrent_boto3 (Fixture       *fx,
-                       gconstpointer  data)
+test_concurrent_boto3 (DynTestFixture *fx,
+                       gconstpointer   data)
 {
   g_autoptr(DynChangeSet) set = NULL;
   g_autoptr(DynValue) before = NULL;
@@ -845,7 +806,7 @@ test_concurrent_boto3 (Fixture       *fx,
   g_autofree char *out = NULL;
   DynValue *current;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   put (fx, "{\"pk\":{\"S\":\"a\"},\"Status\":{\"S\":\"open\"},\"note\":{\"S\":\"n\"}}");
   before = get_item (fx->client, fx->table, "{\"pk\":{\"S\":\"a\"}}");
   after = dyn_test_item ("{\"pk\":{\"S\":\"a\"},\"Status\":{\"S\":\"open\"},\"note\":{\"S\":\"mine\"}}");
@@ -878,8 +839,8 @@ test_concurrent_boto3 (Fixture       *fx,
 /* The same with a second Dynoscope client, a version attribute, and a delete
  * of the item by the other client (the answer carries no item then: GetItem). */
 static void
-test_concurrent_client (Fixture       *fx,
-                        gconstpointer  data)
+test_concurrent_client (DynTestFixture *fx,
+                        gconstpointer   data)
 {
   g_autoptr(DynClient) other = dyn_test_client_new (fx->server);
   g_autoptr(DynChangeSet) set = NULL;
@@ -892,7 +853,7 @@ test_concurrent_client (Fixture       *fx,
   g_autoptr(GError) error = NULL;
   DynValue *current;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   put (fx, "{\"pk\":{\"S\":\"a\"},\"Status\":{\"S\":\"open\"},\"version\":{\"N\":\"1\"},\"x\":{\"N\":\"0\"}}");
   put (fx, "{\"pk\":{\"S\":\"b\"},\"Status\":{\"S\":\"open\"}}");
   before = get_item (fx->client, fx->table, "{\"pk\":{\"S\":\"a\"}}");
@@ -946,8 +907,8 @@ test_concurrent_client (Fixture       *fx,
 }
 
 static void
-test_create_existing (Fixture       *fx,
-                      gconstpointer  data)
+test_create_existing (DynTestFixture *fx,
+                      gconstpointer   data)
 {
   g_autoptr(DynChangeSet) set = dyn_change_set_new (fx->table, &pk_sk);
   g_autoptr(DynValue) item = NULL;
@@ -956,7 +917,7 @@ test_create_existing (Fixture       *fx,
   g_autoptr(DynCommitResult) res = NULL;
   g_autoptr(GError) error = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   put (fx, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"who\":{\"S\":\"first\"}}");
   item = dyn_test_item ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1.0\"},\"who\":{\"S\":\"second\"}}");
   fresh = dyn_test_item ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"},\"who\":{\"S\":\"fresh\"}}");
@@ -978,15 +939,15 @@ test_create_existing (Fixture       *fx,
 
 /* Three changes in one transaction, one of them stale: nothing is written. */
 static void
-test_transaction_atomic (Fixture       *fx,
-                         gconstpointer  data)
+test_transaction_atomic (DynTestFixture *fx,
+                         gconstpointer   data)
 {
   g_autoptr(DynChangeSet) set = dyn_change_set_new (fx->table, &pk_sk);
   g_autoptr(GError) error = NULL;
   g_autoptr(DynCommitResult) res = NULL;
   g_autoptr(DynValue) stale = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   for (guint i = 1; i <= 3; i++)
     {
       g_autofree char *json = g_strdup_printf ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"%u\"},\"v\":{\"N\":\"%u\"}}", i, i);
@@ -1024,17 +985,17 @@ test_transaction_atomic (Fixture       *fx,
 
 /* More than 100 changes: several transactions, each reported. */
 static void
-test_commit_split (Fixture       *fx,
-                   gconstpointer  data)
+test_commit_split (DynTestFixture *fx,
+                   gconstpointer   data)
 {
   g_autoptr(DynChangeSet) set = dyn_change_set_new (fx->table, &pk_sk);
   g_autoptr(GError) error = NULL;
   g_autoptr(DynCommitResult) res = NULL;
   g_autoptr(JsonNode) json = NULL;
-  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GPtrArray) keys = dyn_test_item_array_new ();
   g_autoptr(GPtrArray) items = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   for (guint i = 0; i < 130; i++)
     {
       g_autoptr(DynValue) item = dyn_test_itemf ("{\"pk\":{\"S\":\"s\"},\"sk\":{\"N\":\"%u\"}}", i);
@@ -1059,8 +1020,8 @@ test_commit_split (Fixture       *fx,
 /* Untouched 38-digit numbers, sets, binary and nested maps survive an edit
  * of a neighbouring attribute byte for byte, as boto3 reads them. */
 static void
-test_fidelity_boto3 (Fixture       *fx,
-                     gconstpointer  data)
+test_fidelity_boto3 (DynTestFixture *fx,
+                     gconstpointer   data)
 {
   static const char snapshot[] =
     "r = c.get_item(TableName=T, Key={'pk': {'S': 'f'}}, ConsistentRead=True)['Item']\n"
@@ -1076,7 +1037,7 @@ test_fidelity_boto3 (Fixture       *fx,
   g_autoptr(JsonNode) plan = NULL;
   g_autofree char *plan_text = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   put_out = boto3 (fx,
     "item = {'pk': {'S': 'f'}, 'edit': {'S': 'old'},\n"
     "  'big': {'N': '12345678901234567890123456789012345678'},\n"
@@ -1301,8 +1262,8 @@ proxy_free (Proxy *proxy)
 }
 
 static void
-test_retry_applied_once (Fixture       *fx,
-                         gconstpointer  data)
+test_retry_applied_once (DynTestFixture *fx,
+                         gconstpointer   data)
 {
   Proxy *proxy;
   g_autofree char *url = NULL;
@@ -1316,7 +1277,7 @@ test_retry_applied_once (Fixture       *fx,
   g_autoptr(DynCommitResult) res2 = NULL;
   g_autoptr(GError) error = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   proxy = proxy_new (dyn_test_server_get_endpoint (fx->server), 1);
   url = g_strdup_printf ("http://127.0.0.1:%u", proxy->port);
   creds = dyn_credentials_provider_new_static (DYN_TEST_ACCESS_KEY, DYN_TEST_SECRET_KEY, NULL);
@@ -1367,12 +1328,12 @@ cli_path (void)
 }
 
 static int
-cli (Fixture     *fx,
-     const char  *input,
-     char       **out,
-     char       **err,
-     const char  *arg1,
-     const char  *arg2)
+cli (DynTestFixture *fx,
+     const char     *input,
+     char          **out,
+     char          **err,
+     const char     *arg1,
+     const char     *arg2)
 {
   g_autofree char *path = cli_path ();
   const char *argv[] = { path, "--endpoint", dyn_test_server_get_endpoint (fx->server), arg1, fx->table, arg2, NULL };
@@ -1408,8 +1369,8 @@ cli_has_apply (void)
 }
 
 static void
-test_cli_apply (Fixture       *fx,
-                gconstpointer  data)
+test_cli_apply (DynTestFixture *fx,
+                gconstpointer   data)
 {
   g_autofree char *out = NULL, *err = NULL;
   g_autoptr(DynValue) now = NULL;
@@ -1420,7 +1381,7 @@ test_cli_apply (Fixture       *fx,
     "\n"
     "{\"before\": {\"pk\":{\"S\":\"b\"},\"x\":{\"N\":\"1\"}}, \"after\": null}\n";
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   if (!cli_has_apply ())
     {
       g_test_skip ("dynoscope-cli has no apply command (yet)");
@@ -1499,15 +1460,15 @@ main (int    argc,
   g_test_add_func ("/dyn/changes/guard-limit", test_guard_limit);
   g_test_add_func ("/dyn/changes/inverse", test_inverse);
 
-  g_test_add ("/dyn/changes/commit-update", Fixture, NULL, fixture_setup, test_commit_update, fixture_teardown);
-  g_test_add ("/dyn/changes/concurrent-boto3", Fixture, NULL, fixture_setup, test_concurrent_boto3, fixture_teardown);
-  g_test_add ("/dyn/changes/concurrent-client", Fixture, NULL, fixture_setup, test_concurrent_client, fixture_teardown);
-  g_test_add ("/dyn/changes/create-existing", Fixture, "sk", fixture_setup, test_create_existing, fixture_teardown);
-  g_test_add ("/dyn/changes/transaction-atomic", Fixture, "sk", fixture_setup, test_transaction_atomic, fixture_teardown);
-  g_test_add ("/dyn/changes/commit-split", Fixture, "sk", fixture_setup, test_commit_split, fixture_teardown);
-  g_test_add ("/dyn/changes/fidelity-boto3", Fixture, NULL, fixture_setup, test_fidelity_boto3, fixture_teardown);
-  g_test_add ("/dyn/changes/retry-applied-once", Fixture, NULL, fixture_setup, test_retry_applied_once, fixture_teardown);
-  g_test_add ("/dyn/changes/cli-apply", Fixture, NULL, fixture_setup, test_cli_apply, fixture_teardown);
+  g_test_add ("/dyn/changes/commit-update", DynTestFixture, NULL, fixture_setup, test_commit_update, dyn_test_fixture_teardown);
+  g_test_add ("/dyn/changes/concurrent-boto3", DynTestFixture, NULL, fixture_setup, test_concurrent_boto3, dyn_test_fixture_teardown);
+  g_test_add ("/dyn/changes/concurrent-client", DynTestFixture, NULL, fixture_setup, test_concurrent_client, dyn_test_fixture_teardown);
+  g_test_add ("/dyn/changes/create-existing", DynTestFixture, "sk", fixture_setup, test_create_existing, dyn_test_fixture_teardown);
+  g_test_add ("/dyn/changes/transaction-atomic", DynTestFixture, "sk", fixture_setup, test_transaction_atomic, dyn_test_fixture_teardown);
+  g_test_add ("/dyn/changes/commit-split", DynTestFixture, "sk", fixture_setup, test_commit_split, dyn_test_fixture_teardown);
+  g_test_add ("/dyn/changes/fidelity-boto3", DynTestFixture, NULL, fixture_setup, test_fidelity_boto3, dyn_test_fixture_teardown);
+  g_test_add ("/dyn/changes/retry-applied-once", DynTestFixture, NULL, fixture_setup, test_retry_applied_once, dyn_test_fixture_teardown);
+  g_test_add ("/dyn/changes/cli-apply", DynTestFixture, NULL, fixture_setup, test_cli_apply, dyn_test_fixture_teardown);
 
   return g_test_run ();
 }

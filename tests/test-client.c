@@ -10,59 +10,21 @@
 /* Integration tests of the client against DynamoDB Local. Every test makes
  * its own tables; the server is shared by the whole program. */
 
-typedef struct
-{
-  DynTestServer *server;
-  DynClient     *client;
-  char          *table;
-  gboolean       created;
-} Fixture;
-
 static void
-fixture_setup (Fixture       *fx,
-               gconstpointer  data)
+fixture_setup (DynTestFixture *fx,
+               gconstpointer   data)
 {
-  fx->server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
-  if (fx->server == NULL)
-    return;
-  fx->client = dyn_test_client_new (fx->server);
-  fx->table = dyn_test_table_name ("client");
+  dyn_test_fixture_setup (fx, DYN_TEST_DYNAMODB_LOCAL, "client");
 }
-
-static void
-fixture_teardown (Fixture       *fx,
-                  gconstpointer  data)
-{
-  if (fx->created)
-    {
-      g_autoptr(GError) error = NULL;
-      dyn_test_delete_table (fx->client, fx->table, &error);
-      g_assert_no_error (error);
-    }
-  if (fx->client != NULL)
-    g_assert_finalize_object (fx->client);
-  g_free (fx->table);
-}
-
-#define REQUIRE_SERVER(fx) G_STMT_START { if ((fx)->client == NULL) return; } G_STMT_END
 
 /* A table "pk" (S) + "sk" (S or N). */
 static void
-create_pk_sk (Fixture    *fx,
-              const char *sk_type)
+create_pk_sk (DynTestFixture *fx,
+              const char     *sk_type)
 {
-  g_autoptr(GError) error = NULL;
   g_autofree char *sk = g_strdup_printf ("sk:%s", sk_type);
 
-  dyn_test_create_table (fx->client, fx->table, "pk:S", sk, NULL, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
-}
-
-static GPtrArray *
-item_array (void)
-{
-  return g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  dyn_test_fixture_create_table (fx, "pk:S", sk, NULL);
 }
 
 static DynValue *
@@ -103,15 +65,15 @@ count_retries_log_cb (const char     *domain,
 /* ListTables ------------------------------------------------------------------ */
 
 static void
-test_list_tables_pages (Fixture       *fx,
-                        gconstpointer  data)
+test_list_tables_pages (DynTestFixture *fx,
+                        gconstpointer   data)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) listed = NULL;
   const guint n = 105;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
 
   for (guint i = 0; i < n; i++)
     {
@@ -184,8 +146,8 @@ item_has (DynValue   *item,
 }
 
 static void
-test_create_table_indexes (Fixture       *fx,
-                           gconstpointer  data)
+test_create_table_indexes (DynTestFixture *fx,
+                           gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynResponse) described = NULL;
@@ -194,7 +156,7 @@ test_create_table_indexes (Fixture       *fx,
   JsonObject *table, *index, *key;
   JsonArray *schema, *non_key;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
 
   params = g_strdup_printf (
     "{\"TableName\":\"%s\","
@@ -219,9 +181,7 @@ test_create_table_indexes (Fixture       *fx,
     "{\"AttributeName\":\"lsk\",\"KeyType\":\"RANGE\"}],"
     "\"Projection\":{\"ProjectionType\":\"ALL\"}}],"
     "\"BillingMode\":\"PAY_PER_REQUEST\"}", fx->table);
-  dyn_test_create_table_json (fx->client, fx->table, params, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
+  dyn_test_fixture_create_table_json (fx, params);
 
   described = dyn_test_callf (fx->client, "DescribeTable", &error, "{\"TableName\":\"%s\"}", fx->table);
   g_assert_no_error (error);
@@ -292,15 +252,15 @@ test_create_table_indexes (Fixture       *fx,
 }
 
 static void
-test_create_table_provisioned (Fixture       *fx,
-                               gconstpointer  data)
+test_create_table_provisioned (DynTestFixture *fx,
+                               gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynResponse) described = NULL;
   g_autofree char *params = NULL;
   JsonObject *table, *throughput;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
 
   params = g_strdup_printf (
     "{\"TableName\":\"%s\","
@@ -313,9 +273,7 @@ test_create_table_provisioned (Fixture       *fx,
     "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":3,\"WriteCapacityUnits\":2}}],"
     "\"BillingMode\":\"PROVISIONED\","
     "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":4}}", fx->table);
-  dyn_test_create_table_json (fx->client, fx->table, params, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
+  dyn_test_fixture_create_table_json (fx, params);
 
   described = dyn_test_callf (fx->client, "DescribeTable", &error, "{\"TableName\":\"%s\"}", fx->table);
   g_assert_no_error (error);
@@ -332,8 +290,8 @@ test_create_table_provisioned (Fixture       *fx,
 }
 
 static void
-test_create_table_params (Fixture       *fx,
-                          gconstpointer  data)
+test_create_table_params (DynTestFixture *fx,
+                          gconstpointer   data)
 {
   static const char * const gsis[] = { "GSI1:GSI1PK:S:GSI1SK:S", "ByNum:n:N", NULL };
   static const char * const bad_gsis[] = { "Broken:x", NULL };
@@ -342,11 +300,9 @@ test_create_table_params (Fixture       *fx,
   g_autoptr(JsonNode) bad = NULL;
   JsonObject *table;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
 
-  dyn_test_create_table (fx->client, fx->table, "PK:S", "SK:S", gsis, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
+  dyn_test_fixture_create_table (fx, "PK:S", "SK:S", gsis);
 
   described = dyn_test_callf (fx->client, "DescribeTable", &error, "{\"TableName\":\"%s\"}", fx->table);
   g_assert_no_error (error);
@@ -365,14 +321,14 @@ test_create_table_params (Fixture       *fx,
 }
 
 static void
-test_delete_table (Fixture       *fx,
-                   gconstpointer  data)
+test_delete_table (DynTestFixture *fx,
+                   gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynResponse) response = NULL;
   g_autoptr(DynResponse) again = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
 
   create_pk_sk (fx, "S");
   response = dyn_test_callf (fx->client, "DeleteTable", &error, "{\"TableName\":\"%s\"}", fx->table);
@@ -396,25 +352,9 @@ key_of (const char *pk,
   return dyn_test_itemf ("{\"pk\":{\"S\":\"%s\"},\"sk\":{\"S\":\"%s\"}}", pk, sk);
 }
 
-static DynValue *
-get_item (Fixture    *fx,
-          DynValue   *key,
-          gboolean    consistent)
-{
-  g_autoptr(DynRequest) request = dyn_request_new (DYN_OP_GET_ITEM, fx->table);
-  g_autoptr(DynResponse) response = NULL;
-  g_autoptr(GError) error = NULL;
-
-  request->key = dyn_value_ref (key);
-  request->consistent_read = consistent;
-  response = dyn_test_execute (fx->client, request, &error);
-  g_assert_no_error (error);
-  return response->item ? dyn_value_ref (response->item) : NULL;
-}
-
 static void
-test_crud (Fixture       *fx,
-           gconstpointer  data)
+test_crud (DynTestFixture *fx,
+           gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynValue) item = NULL;
@@ -425,7 +365,7 @@ test_crud (Fixture       *fx,
   g_autoptr(DynValue) one = NULL;
   g_autoptr(DynValue) hello = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_pk_sk (fx, "S");
 
   item = dyn_test_item ("{\"pk\":{\"S\":\"u1\"},\"sk\":{\"S\":\"profile\"},"
@@ -437,12 +377,12 @@ test_crud (Fixture       *fx,
   g_assert_no_error (error);
 
   key = key_of ("u1", "profile");
-  got = get_item (fx, key, TRUE);
+  got = dyn_test_get_item (fx->client, fx->table, key, TRUE);
   g_assert_nonnull (got);
   g_assert_true (dyn_value_equal (got, item));
 
   missing_key = key_of ("u1", "nope");
-  missing = get_item (fx, missing_key, FALSE);
+  missing = dyn_test_get_item (fx->client, fx->table, missing_key, FALSE);
   g_assert_null (missing);
 
   /* UpdateItem: ALL_NEW, then UPDATED_OLD. */
@@ -496,14 +436,14 @@ test_crud (Fixture       *fx,
     response = dyn_test_execute (fx->client, request, &error);
     g_assert_no_error (error);
     g_assert_cmpstr (dyn_test_item_get_number (response->item, "count"), ==, "3");
-    gone = get_item (fx, key, TRUE);
+    gone = dyn_test_get_item (fx->client, fx->table, key, TRUE);
     g_assert_null (gone);
   }
 }
 
 static void
-test_conditions (Fixture       *fx,
-                 gconstpointer  data)
+test_conditions (DynTestFixture *fx,
+                 gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynValue) item = NULL;
@@ -511,7 +451,7 @@ test_conditions (Fixture       *fx,
   g_autoptr(DynValue) v1 = NULL;
   g_autoptr(DynValue) still = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_pk_sk (fx, "S");
 
   item = dyn_test_item ("{\"pk\":{\"S\":\"doc\"},\"sk\":{\"S\":\"1\"},\"version\":{\"N\":\"2\"},"
@@ -582,7 +522,7 @@ test_conditions (Fixture       *fx,
     g_clear_error (&error);
   }
 
-  still = get_item (fx, key, TRUE);
+  still = dyn_test_get_item (fx->client, fx->table, key, TRUE);
   g_assert_true (dyn_value_equal (still, item));
 
   /* The right version passes. */
@@ -603,7 +543,7 @@ test_conditions (Fixture       *fx,
     }
     response = dyn_test_execute (fx->client, request, &error);
     g_assert_no_error (error);
-    gone = get_item (fx, key, TRUE);
+    gone = dyn_test_get_item (fx->client, fx->table, key, TRUE);
     g_assert_null (gone);
   }
 }
@@ -611,11 +551,11 @@ test_conditions (Fixture       *fx,
 /* Query and Scan through the pager --------------------------------------------- */
 
 static void
-load_numbered (Fixture    *fx,
-               const char *pk,
-               guint       n)
+load_numbered (DynTestFixture *fx,
+               const char     *pk,
+               guint           n)
 {
-  g_autoptr(GPtrArray) items = item_array ();
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
   g_autoptr(GError) error = NULL;
 
   for (guint i = 0; i < n; i++)
@@ -627,8 +567,8 @@ load_numbered (Fixture    *fx,
 }
 
 static DynRequest *
-query_pk (Fixture    *fx,
-          const char *pk)
+query_pk (DynTestFixture *fx,
+          const char     *pk)
 {
   DynRequest *request = dyn_request_new (DYN_OP_QUERY, fx->table);
   g_autoptr(DynValue) v = string_value (pk);
@@ -640,18 +580,18 @@ query_pk (Fixture    *fx,
 }
 
 static void
-test_query_paging (Fixture       *fx,
-                   gconstpointer  data)
+test_query_paging (DynTestFixture *fx,
+                   gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynRequest) request = NULL;
   g_autoptr(DynPager) pager = NULL;
-  g_autoptr(GPtrArray) all = item_array ();
+  g_autoptr(GPtrArray) all = dyn_test_item_array_new ();
   g_autofree char *summary = NULL;
   const DynReadStats *stats;
   guint pages = 0;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_pk_sk (fx, "N");
   load_numbered (fx, "p", 25);
   load_numbered (fx, "other", 3);
@@ -757,21 +697,19 @@ test_query_paging (Fixture       *fx,
 }
 
 static void
-test_query_index (Fixture       *fx,
-                  gconstpointer  data)
+test_query_index (DynTestFixture *fx,
+                  gconstpointer   data)
 {
   static const char * const gsis[] = { "ByOwner:owner:S:sk:N", NULL };
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) items = item_array ();
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
   g_autoptr(DynRequest) request = NULL;
   g_autoptr(DynPager) pager = NULL;
   g_autoptr(GPtrArray) got = NULL;
   g_autoptr(DynValue) owner = NULL;
 
-  REQUIRE_SERVER (fx);
-  dyn_test_create_table (fx->client, fx->table, "pk:S", "sk:N", gsis, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
+  DYN_TEST_REQUIRE_SERVER (fx);
+  dyn_test_fixture_create_table (fx, "pk:S", "sk:N", gsis);
 
   for (guint i = 0; i < 30; i++)
     g_ptr_array_add (items, dyn_test_itemf ("{\"pk\":{\"S\":\"item%02u\"},\"sk\":{\"N\":\"%u\"},"
@@ -819,18 +757,16 @@ test_query_index (Fixture       *fx,
 }
 
 static void
-test_scan_parallel (Fixture       *fx,
-                    gconstpointer  data)
+test_scan_parallel (DynTestFixture *fx,
+                    gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) items = item_array ();
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   const guint n = 240;
 
-  REQUIRE_SERVER (fx);
-  dyn_test_create_table (fx->client, fx->table, "pk:S", NULL, NULL, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
+  DYN_TEST_REQUIRE_SERVER (fx);
+  dyn_test_fixture_create_table (fx, "pk:S", NULL, NULL);
 
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (items, dyn_test_itemf ("{\"pk\":{\"S\":\"k%04u\"},\"n\":{\"N\":\"%u\"}}", i, i));
@@ -874,18 +810,18 @@ test_scan_parallel (Fixture       *fx,
 /* Batches ------------------------------------------------------------------------- */
 
 static void
-test_batch (Fixture       *fx,
-            gconstpointer  data)
+test_batch (DynTestFixture *fx,
+            gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) puts = item_array ();
-  g_autoptr(GPtrArray) keys = item_array ();
+  g_autoptr(GPtrArray) puts = dyn_test_item_array_new ();
+  g_autoptr(GPtrArray) keys = dyn_test_item_array_new ();
   g_autoptr(GPtrArray) found = NULL;
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   guint requests = 0;
   const guint n = 230;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_pk_sk (fx, "S");
 
   for (guint i = 0; i < n; i++)
@@ -928,7 +864,7 @@ test_batch (Fixture       *fx,
     g_autoptr(GAsyncResult) result = NULL;
     g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
     g_autoptr(GPtrArray) projected = NULL;
-    g_autoptr(GPtrArray) few = item_array ();
+    g_autoptr(GPtrArray) few = dyn_test_item_array_new ();
 
     for (guint i = 0; i < 3; i++)
       g_ptr_array_add (few, dyn_value_ref (puts->pdata[i]));
@@ -953,8 +889,8 @@ test_batch (Fixture       *fx,
 /* Transactions --------------------------------------------------------------------- */
 
 static void
-test_transactions (Fixture       *fx,
-                   gconstpointer  data)
+test_transactions (DynTestFixture *fx,
+                   gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynResponse) response = NULL;
@@ -965,7 +901,7 @@ test_transactions (Fixture       *fx,
   g_autoptr(DynValue) c_key = NULL;
   const char *t = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_pk_sk (fx, "S");
   t = fx->table;
 
@@ -1048,11 +984,11 @@ test_transactions (Fixture       *fx,
   g_clear_error (&error);
 
   c_key = key_of ("acct", "c");
-  c = get_item (fx, c_key, TRUE);
+  c = dyn_test_get_item (fx->client, fx->table, c_key, TRUE);
   g_assert_null (c);
   a_key = key_of ("acct", "b");
   {
-    g_autoptr(DynValue) still = get_item (fx, a_key, TRUE);
+    g_autoptr(DynValue) still = dyn_test_get_item (fx->client, fx->table, a_key, TRUE);
     g_assert_nonnull (still);
     g_assert_cmpstr (dyn_test_item_get_number (still, "balance"), ==, "35");
   }
@@ -1061,13 +997,13 @@ test_transactions (Fixture       *fx,
 /* PartiQL ----------------------------------------------------------------------------- */
 
 static void
-test_partiql (Fixture       *fx,
-              gconstpointer  data)
+test_partiql (DynTestFixture *fx,
+              gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynResponse) response = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_pk_sk (fx, "S");
 
   for (guint i = 0; i < 3; i++)
@@ -1110,16 +1046,16 @@ test_partiql (Fixture       *fx,
 /* Read-only connections ----------------------------------------------------------------- */
 
 static void
-test_read_only (Fixture       *fx,
-                gconstpointer  data)
+test_read_only (DynTestFixture *fx,
+                gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynClient) ro = NULL;
   g_autoptr(DynValue) item = NULL;
   g_autoptr(DynValue) key = NULL;
-  g_autoptr(GPtrArray) puts = item_array ();
+  g_autoptr(GPtrArray) puts = dyn_test_item_array_new ();
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_pk_sk (fx, "S");
   item = dyn_test_item ("{\"pk\":{\"S\":\"r\"},\"sk\":{\"S\":\"1\"},\"x\":{\"S\":\"y\"}}");
   dyn_test_put_item (fx->client, fx->table, item, &error);
@@ -1190,15 +1126,15 @@ test_read_only (Fixture       *fx,
 /* Errors ----------------------------------------------------------------------------------- */
 
 static void
-test_error_mapping (Fixture       *fx,
-                    gconstpointer  data)
+test_error_mapping (DynTestFixture *fx,
+                    gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynValue) key = NULL;
   const DynErrorDetails *details;
   guint handler;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
 
   /* A table that does not exist. */
   key = key_of ("a", "b");
@@ -1283,8 +1219,8 @@ test_error_mapping (Fixture       *fx,
 /* Numbers ----------------------------------------------------------------------------------- */
 
 static void
-test_numbers (Fixture       *fx,
-              gconstpointer  data)
+test_numbers (DynTestFixture *fx,
+              gconstpointer   data)
 {
   static const char * const numbers[] = {
     "12345678901234567890123456789012345678",
@@ -1303,7 +1239,7 @@ test_numbers (Fixture       *fx,
   };
   g_autoptr(GError) error = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_pk_sk (fx, "N");
 
   for (guint i = 0; numbers[i] != NULL; i++)
@@ -1342,7 +1278,7 @@ test_numbers (Fixture       *fx,
 
   /* Sort keys order numerically, at full precision. */
   {
-    g_autoptr(GPtrArray) items = item_array ();
+    g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
     g_autoptr(DynRequest) request = NULL;
     g_autoptr(DynPager) pager = NULL;
     g_autoptr(GPtrArray) got = NULL;
@@ -1373,8 +1309,8 @@ test_numbers (Fixture       *fx,
 /* The seed reads --------------------------------------------------------------------------- */
 
 static void
-test_seed_workspaces (Fixture       *fx,
-                      gconstpointer  data)
+test_seed_workspaces (DynTestFixture *fx,
+                      gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynValue) meta_key = NULL;
@@ -1386,10 +1322,8 @@ test_seed_workspaces (Fixture       *fx,
   g_autofree char *summary = NULL;
   const DynReadStats *stats;
 
-  REQUIRE_SERVER (fx);
-  dyn_test_create_table (fx->client, fx->table, "EntityRef:S", "Detail:S", NULL, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
+  DYN_TEST_REQUIRE_SERVER (fx);
+  dyn_test_fixture_create_table (fx, "EntityRef:S", "Detail:S", NULL);
   dyn_test_load_seed (fx->client, fx->table, "workspaces.json", &error);
   g_assert_no_error (error);
 
@@ -1447,7 +1381,7 @@ test_seed_workspaces (Fixture       *fx,
   {
     g_autoptr(DynValue) key = dyn_test_item ("{\"EntityRef\":{\"S\":\"WS#acme\"},"
                                              "\"Detail\":{\"S\":\"PROJ#2026-0042\"}}");
-    g_autoptr(DynValue) project = get_item (fx, key, FALSE);
+    g_autoptr(DynValue) project = dyn_test_get_item (fx->client, fx->table, key, FALSE);
 
     g_assert_nonnull (project);
     g_assert_cmpstr (dyn_test_item_get_string (project, "status"), ==, "active");
@@ -1455,8 +1389,8 @@ test_seed_workspaces (Fixture       *fx,
 }
 
 static void
-test_seed_students (Fixture       *fx,
-                    gconstpointer  data)
+test_seed_students (DynTestFixture *fx,
+                    gconstpointer   data)
 {
   static const char * const gsis[] = { "GSI1:GSI1PK:S:GSI1SK:S", NULL };
   g_autoptr(GError) error = NULL;
@@ -1468,10 +1402,8 @@ test_seed_students (Fixture       *fx,
   g_autoptr(DynValue) edge_key = NULL;
   g_autoptr(DynValue) after = NULL;
 
-  REQUIRE_SERVER (fx);
-  dyn_test_create_table (fx->client, fx->table, "PK:S", "SK:S", gsis, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
+  DYN_TEST_REQUIRE_SERVER (fx);
+  dyn_test_fixture_create_table (fx, "PK:S", "SK:S", gsis);
   dyn_test_load_seed (fx->client, fx->table, "university.json", &error);
   g_assert_no_error (error);
 
@@ -1548,12 +1480,12 @@ compare_strings (gconstpointer a,
 }
 
 static void
-test_fan_out (Fixture       *fx,
-              gconstpointer  data)
+test_fan_out (DynTestFixture *fx,
+              gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) items = item_array ();
-  g_autoptr(GPtrArray) shards = item_array ();
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
+  g_autoptr(GPtrArray) shards = dyn_test_item_array_new ();
   g_autoptr(GPtrArray) expected = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(DynRequest) request = NULL;
   g_autoptr(DynPager) pager = NULL;
@@ -1561,10 +1493,8 @@ test_fan_out (Fixture       *fx,
   g_autoptr(DynValue) prefix = NULL;
   const DynReadStats *stats;
 
-  REQUIRE_SERVER (fx);
-  dyn_test_create_table (fx->client, fx->table, "EntityRef:S", "Detail:S", NULL, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
+  DYN_TEST_REQUIRE_SERVER (fx);
+  dyn_test_fixture_create_table (fx, "EntityRef:S", "Detail:S", NULL);
 
   /* Projects spread over ten shards by id; each shard also holds a META item. */
   for (guint shard = 1; shard <= 10; shard++)
@@ -1620,7 +1550,7 @@ main (int    argc,
   dyn_test_init (&argc, &argv);
 
 #define ADD(path, func) \
-  g_test_add ("/dyn/client/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add ("/dyn/client/" path, DynTestFixture, NULL, fixture_setup, func, dyn_test_fixture_teardown)
 
   ADD ("list-tables/pages", test_list_tables_pages);
   ADD ("create-table/indexes", test_create_table_indexes);

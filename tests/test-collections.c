@@ -183,7 +183,7 @@ load_seed (const char *name)
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "seed-data", name, NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) root = NULL;
-  GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  GPtrArray *items = dyn_test_item_array_new ();
   g_autofree char *text = NULL;
   JsonArray *array;
 
@@ -208,7 +208,7 @@ page_of (GPtrArray   *items,
          guint        start,
          guint        n)
 {
-  GPtrArray *page = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  GPtrArray *page = dyn_test_item_array_new ();
 
   for (guint i = start; i < start + n && i < items->len; i++)
     g_ptr_array_add (page, dyn_value_ref (items->pdata[i]));
@@ -596,7 +596,7 @@ test_existing_collection (void)
 {
   g_autoptr(DynCollectionModel) model = dyn_collection_model_new ("EntityRef", "Detail", FALSE);
   g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
-  g_autoptr(GPtrArray) page = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GPtrArray) page = dyn_test_item_array_new ();
   DynCollection *acme;
   Change *c;
   Watched w;
@@ -684,7 +684,7 @@ test_number_keys (void)
   g_autoptr(DynCollectionModel) desc = dyn_collection_model_new ("id", "n", TRUE);
   const char *sks[] = { "10", "2", "-3", "1.5", "1E+2", "0.001", "-20" };
   const char *expected[] = { "-20", "-3", "0.001", "1.5", "2", "10", "1E+2" };
-  g_autoptr(GPtrArray) page = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GPtrArray) page = dyn_test_item_array_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(DynValue) one = dyn_value_new_number ("1", &error);
   DynCollection *coll;
@@ -722,7 +722,7 @@ test_binary_keys (void)
   /* ff, 80, 0001, 00, 01: bytewise unsigned → 00, 0001, 01, 80, ff. */
   const char *sks[] = { "/w==", "gA==", "AAE=", "AA==", "AQ==" };
   const guint8 expected[][2] = { { 1, 0x00 }, { 2, 0x00 }, { 1, 0x01 }, { 1, 0x80 }, { 1, 0xff } };
-  g_autoptr(GPtrArray) page = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GPtrArray) page = dyn_test_item_array_new ();
   DynCollection *coll;
 
   for (guint i = 0; i < G_N_ELEMENTS (sks); i++)
@@ -754,7 +754,7 @@ test_simple_key (void)
   const char * const *attrs;
 
   /* Only the profiles: one item per key. */
-  g_autoptr(GPtrArray) page = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GPtrArray) page = dyn_test_item_array_new ();
   for (guint i = 0; i < items->len; i++)
     if (g_strcmp0 (dyn_test_item_get_string (items->pdata[i], "SK"), "PROFILE") == 0)
       g_ptr_array_add (page, dyn_value_ref (items->pdata[i]));
@@ -884,7 +884,7 @@ test_attributes (void)
   /* Keys seen late go in front. */
   {
     g_autoptr(DynCollectionModel) late = dyn_collection_model_new ("PK", "SK", FALSE);
-    g_autoptr(GPtrArray) p = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+    g_autoptr(GPtrArray) p = dyn_test_item_array_new ();
     const char *expected[] = { "PK", "SK", "a", "b", "c", NULL };
 
     g_array_set_size (changes, 0);
@@ -919,7 +919,7 @@ static void
 test_no_key (void)
 {
   g_autoptr(DynCollectionModel) model = dyn_collection_model_new ("EntityRef", "Detail", FALSE);
-  g_autoptr(GPtrArray) page = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GPtrArray) page = dyn_test_item_array_new ();
   DynCollection *none;
   Watched w;
 
@@ -1102,7 +1102,7 @@ static void
 test_big (void)
 {
   const guint n_parts = 5000, per_part = 20, page_size = 3700;
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
 
   for (guint p = 0; p < n_parts; p++)
     {

@@ -189,16 +189,6 @@ get_sync (DynProfile *profile)
   return creds;
 }
 
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  GAsyncResult **out = user_data;
-
-  *out = g_object_ref (result);
-}
-
 static DynCredentials *
 get_async (DynCredentialsProvider  *provider,
            GCancellable            *cancellable,
@@ -206,11 +196,8 @@ get_async (DynCredentialsProvider  *provider,
 {
   g_autoptr(GAsyncResult) result = NULL;
 
-  dyn_credentials_provider_get_async (provider, cancellable, result_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-
-  return dyn_credentials_provider_get_finish (provider, result, error);
+  dyn_credentials_provider_get_async (provider, cancellable, dyn_test_result_cb, &result);
+  return dyn_credentials_provider_get_finish (provider, dyn_test_wait (&result), error);
 }
 
 /* Tests */
@@ -955,8 +942,8 @@ test_process_refresh (Fixture       *f,
   g_free (json);
   json = proc_json (G_TIME_SPAN_HOUR);
   proc_output (f, json, NULL, 0);
-  dyn_credentials_provider_get_async (provider, NULL, result_cb, &r1);
-  dyn_credentials_provider_get_async (provider, NULL, result_cb, &r2);
+  dyn_credentials_provider_get_async (provider, NULL, dyn_test_result_cb, &r1);
+  dyn_credentials_provider_get_async (provider, NULL, dyn_test_result_cb, &r2);
   while (r1 == NULL || r2 == NULL)
     g_main_context_iteration (NULL, TRUE);
   {

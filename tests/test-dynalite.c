@@ -12,58 +12,19 @@
  * the protocol with its own quirks (lowercase "message" in errors, no
  * transactions, no PartiQL). */
 
-typedef struct
-{
-  DynTestServer *server;
-  DynClient     *client;
-  char          *table;
-  gboolean       created;
-} Fixture;
-
 static void
-fixture_setup (Fixture       *fx,
-               gconstpointer  data)
+fixture_setup (DynTestFixture *fx,
+               gconstpointer   data)
 {
-  fx->server = dyn_test_server_get (DYN_TEST_DYNALITE);
-  if (fx->server == NULL)
-    return;
-  fx->client = dyn_test_client_new (fx->server);
-  fx->table = dyn_test_table_name ("lite");
+  dyn_test_fixture_setup (fx, DYN_TEST_DYNALITE, "lite");
 }
 
 static void
-fixture_teardown (Fixture       *fx,
-                  gconstpointer  data)
-{
-  if (fx->created)
-    {
-      g_autoptr(GError) error = NULL;
-      dyn_test_delete_table (fx->client, fx->table, &error);
-      g_assert_no_error (error);
-    }
-  if (fx->client != NULL)
-    g_assert_finalize_object (fx->client);
-  g_free (fx->table);
-}
-
-#define REQUIRE_SERVER(fx) G_STMT_START { if ((fx)->client == NULL) return; } G_STMT_END
-
-static void
-create_table (Fixture            *fx,
+create_table (DynTestFixture     *fx,
               const char         *sk,
               const char * const *gsis)
 {
-  g_autoptr(GError) error = NULL;
-
-  dyn_test_create_table (fx->client, fx->table, "pk:S", sk, gsis, &error);
-  g_assert_no_error (error);
-  fx->created = TRUE;
-}
-
-static GPtrArray *
-item_array (void)
-{
-  return g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  dyn_test_fixture_create_table (fx, "pk:S", sk, gsis);
 }
 
 static DynValue *
@@ -73,24 +34,9 @@ key_of (const char *pk,
   return dyn_test_itemf ("{\"pk\":{\"S\":\"%s\"},\"sk\":{\"S\":\"%s\"}}", pk, sk);
 }
 
-static DynValue *
-get_item (Fixture  *fx,
-          DynValue *key)
-{
-  g_autoptr(DynRequest) request = dyn_request_new (DYN_OP_GET_ITEM, fx->table);
-  g_autoptr(DynResponse) response = NULL;
-  g_autoptr(GError) error = NULL;
-
-  request->key = dyn_value_ref (key);
-  request->consistent_read = TRUE;
-  response = dyn_test_execute (fx->client, request, &error);
-  g_assert_no_error (error);
-  return response->item ? dyn_value_ref (response->item) : NULL;
-}
-
 static void
-test_tables (Fixture       *fx,
-             gconstpointer  data)
+test_tables (DynTestFixture *fx,
+             gconstpointer   data)
 {
   static const char * const gsis[] = { "GSI1:GSI1PK:S:GSI1SK:S", NULL };
   g_autoptr(GError) error = NULL;
@@ -99,7 +45,7 @@ test_tables (Fixture       *fx,
   g_auto(GStrv) names = NULL;
   JsonObject *table;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_table (fx, "sk:S", gsis);
 
   names = dyn_test_list_tables (fx->client, &error);
@@ -129,15 +75,15 @@ test_tables (Fixture       *fx,
 }
 
 static void
-test_list_tables_pages (Fixture       *fx,
-                        gconstpointer  data)
+test_list_tables_pages (DynTestFixture *fx,
+                        gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) listed = NULL;
   const guint n = 104;
   guint found = 0;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
 
   for (guint i = 0; i < n; i++)
     {
@@ -174,8 +120,8 @@ test_list_tables_pages (Fixture       *fx,
 }
 
 static void
-test_crud (Fixture       *fx,
-           gconstpointer  data)
+test_crud (DynTestFixture *fx,
+           gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynValue) item = NULL;
@@ -183,7 +129,7 @@ test_crud (Fixture       *fx,
   g_autoptr(DynValue) got = NULL;
   g_autoptr(DynValue) one = NULL;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_table (fx, "sk:S", NULL);
 
   item = dyn_test_item ("{\"pk\":{\"S\":\"u1\"},\"sk\":{\"S\":\"profile\"},"
@@ -195,7 +141,7 @@ test_crud (Fixture       *fx,
   g_assert_no_error (error);
 
   key = key_of ("u1", "profile");
-  got = get_item (fx, key);
+  got = dyn_test_get_item (fx->client, fx->table, key, TRUE);
   g_assert_true (dyn_value_equal (got, item));
   g_assert_cmpstr (dyn_test_item_get_number (got, "big"), ==, "12345678901234567890123456789012345678");
 
@@ -226,14 +172,14 @@ test_crud (Fixture       *fx,
     response = dyn_test_execute (fx->client, request, &error);
     g_assert_no_error (error);
     g_assert_cmpstr (dyn_test_item_get_number (response->item, "count"), ==, "2");
-    gone = get_item (fx, key);
+    gone = dyn_test_get_item (fx->client, fx->table, key, TRUE);
     g_assert_null (gone);
   }
 }
 
 static void
-test_conditions (Fixture       *fx,
-                 gconstpointer  data)
+test_conditions (DynTestFixture *fx,
+                 gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynValue) item = NULL;
@@ -241,7 +187,7 @@ test_conditions (Fixture       *fx,
   g_autoptr(DynValue) still = NULL;
   const DynErrorDetails *details;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_table (fx, "sk:S", NULL);
 
   item = dyn_test_item ("{\"pk\":{\"S\":\"STU#a91\"},\"sk\":{\"S\":\"ENROLL#CRS#math204\"},"
@@ -273,7 +219,7 @@ test_conditions (Fixture       *fx,
   }
 
   key = key_of ("STU#a91", "ENROLL#CRS#math204");
-  still = get_item (fx, key);
+  still = dyn_test_get_item (fx->client, fx->table, key, TRUE);
   g_assert_cmpstr (dyn_test_item_get_number (still, "grade"), ==, "1.7");
 
   {
@@ -291,14 +237,14 @@ test_conditions (Fixture       *fx,
 }
 
 static void
-test_errors (Fixture       *fx,
-             gconstpointer  data)
+test_errors (DynTestFixture *fx,
+             gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynResponse) response = NULL;
   const DynErrorDetails *details;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
 
   response = dyn_test_call (fx->client, "GetItem",
                             "{\"TableName\":\"lite-no-such-table\",\"Key\":{\"pk\":{\"S\":\"x\"}}}", &error);
@@ -328,11 +274,11 @@ test_errors (Fixture       *fx,
 }
 
 static void
-load_numbered (Fixture    *fx,
-               const char *pk,
-               guint       n)
+load_numbered (DynTestFixture *fx,
+               const char     *pk,
+               guint           n)
 {
-  g_autoptr(GPtrArray) items = item_array ();
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
   g_autoptr(GError) error = NULL;
 
   for (guint i = 0; i < n; i++)
@@ -344,8 +290,8 @@ load_numbered (Fixture    *fx,
 }
 
 static void
-test_query_paging (Fixture       *fx,
-                   gconstpointer  data)
+test_query_paging (DynTestFixture *fx,
+                   gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynRequest) request = NULL;
@@ -354,7 +300,7 @@ test_query_paging (Fixture       *fx,
   g_autoptr(DynValue) pk = NULL;
   const DynReadStats *stats;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_table (fx, "sk:N", NULL);
   load_numbered (fx, "p", 23);
   load_numbered (fx, "q", 4);
@@ -419,8 +365,8 @@ test_query_paging (Fixture       *fx,
 }
 
 static void
-test_query_index (Fixture       *fx,
-                  gconstpointer  data)
+test_query_index (DynTestFixture *fx,
+                  gconstpointer   data)
 {
   static const char * const gsis[] = { "GSI1:GSI1PK:S:GSI1SK:S", NULL };
   g_autoptr(GError) error = NULL;
@@ -429,13 +375,8 @@ test_query_index (Fixture       *fx,
   g_autoptr(GPtrArray) students = NULL;
   g_autoptr(DynValue) course = NULL;
 
-  REQUIRE_SERVER (fx);
-  {
-    g_autoptr(GError) create_error = NULL;
-    dyn_test_create_table (fx->client, fx->table, "PK:S", "SK:S", gsis, &create_error);
-    g_assert_no_error (create_error);
-    fx->created = TRUE;
-  }
+  DYN_TEST_REQUIRE_SERVER (fx);
+  dyn_test_fixture_create_table (fx, "PK:S", "SK:S", gsis);
   dyn_test_load_seed (fx->client, fx->table, "university.json", &error);
   g_assert_no_error (error);
 
@@ -453,18 +394,18 @@ test_query_index (Fixture       *fx,
 }
 
 static void
-test_scan_parallel (Fixture       *fx,
-                    gconstpointer  data)
+test_scan_parallel (DynTestFixture *fx,
+                    gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) items = item_array ();
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(DynRequest) request = NULL;
   g_autoptr(DynPager) pager = NULL;
   g_autoptr(GPtrArray) got = NULL;
   const guint n = 150;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_table (fx, NULL, NULL);
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (items, dyn_test_itemf ("{\"pk\":{\"S\":\"k%04u\"}}", i));
@@ -484,17 +425,17 @@ test_scan_parallel (Fixture       *fx,
 }
 
 static void
-test_batch (Fixture       *fx,
-            gconstpointer  data)
+test_batch (DynTestFixture *fx,
+            gconstpointer   data)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) puts = item_array ();
-  g_autoptr(GPtrArray) keys = item_array ();
+  g_autoptr(GPtrArray) puts = dyn_test_item_array_new ();
+  g_autoptr(GPtrArray) keys = dyn_test_item_array_new ();
   g_autoptr(GPtrArray) found = NULL;
   guint requests = 0;
   const guint n = 120;
 
-  REQUIRE_SERVER (fx);
+  DYN_TEST_REQUIRE_SERVER (fx);
   create_table (fx, "sk:S", NULL);
 
   for (guint i = 0; i < n; i++)
@@ -582,7 +523,7 @@ main (int    argc,
   dyn_test_init (&argc, &argv);
 
 #define ADD(path, func) \
-  g_test_add ("/dyn/dynalite/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add ("/dyn/dynalite/" path, DynTestFixture, NULL, fixture_setup, func, dyn_test_fixture_teardown)
 
   g_test_add_func ("/dyn/dynalite/harness", test_harness);
   ADD ("tables", test_tables);

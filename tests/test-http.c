@@ -13,6 +13,7 @@
 #include "dyn-error.h"
 #include "dyn-fault-server.h"
 #include "dyn-http.h"
+#include "dyn-test-util.h"
 
 /* Values that must never show up in a wire trace. */
 #define TRACE_SECRET_KEY  "wJalrXUtnFEMI/K7MDENG/bPxRfiCYTRACESECRET"
@@ -28,24 +29,6 @@ static const char * const json_headers[] = {
 
 /* Helpers ------------------------------------------------------------------- */
 
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
-{
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *slot;
-}
-
 static DynHttpResponse *
 post (DynHttp       *http,
       const char    *url,
@@ -56,8 +39,8 @@ post (DynHttp       *http,
   g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
   g_autoptr(GAsyncResult) result = NULL;
 
-  dyn_http_post_async (http, url, json_headers, bytes, cancellable, result_cb, &result);
-  return dyn_http_post_finish (http, wait_for (&result), error);
+  dyn_http_post_async (http, url, json_headers, bytes, cancellable, dyn_test_result_cb, &result);
+  return dyn_http_post_finish (http, dyn_test_wait (&result), error);
 }
 
 static gboolean
@@ -256,11 +239,11 @@ test_concurrent (void)
     dyn_fault_server_push_delayed (server, 100, 200, "{}");
   for (guint i = 0; i < G_N_ELEMENTS (results); i++)
     dyn_http_post_async (http, dyn_fault_server_get_url (server), json_headers, body,
-                         NULL, result_cb, &results[i]);
+                         NULL, dyn_test_result_cb, &results[i]);
   for (guint i = 0; i < G_N_ELEMENTS (results); i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(DynHttpResponse) response = dyn_http_post_finish (http, wait_for (&results[i]), &error);
+      g_autoptr(DynHttpResponse) response = dyn_http_post_finish (http, dyn_test_wait (&results[i]), &error);
 
       g_assert_no_error (error);
       g_assert_cmpuint (response->status, ==, 200);
@@ -571,14 +554,6 @@ test_check_endpoint (void)
 
 /* Wire trace ---------------------------------------------------------------- */
 
-static void
-client_result_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  result_cb (object, result, user_data);
-}
-
 /* Runs in a subprocess with DYN_TRACE=1 (the setting is read once per process);
  * stderr goes to a file that is checked here and then copied to the real
  * stderr for the parent to check too. */
@@ -622,8 +597,8 @@ trace_child (void)
 
   /* 1. DynHttp with hand-made credentials headers. */
   dyn_fault_server_push_json (server, 200, "{\"TableNames\":[\"traced\"]}");
-  dyn_http_post_async (http, dyn_fault_server_get_url (server), headers, body, NULL, result_cb, &result);
-  response = dyn_http_post_finish (http, wait_for (&result), &error);
+  dyn_http_post_async (http, dyn_fault_server_get_url (server), headers, body, NULL, dyn_test_result_cb, &result);
+  response = dyn_http_post_finish (http, dyn_test_wait (&result), &error);
   g_assert_no_error (error);
   g_clear_object (&result);
 
@@ -632,8 +607,8 @@ trace_child (void)
   client = dyn_client_new (dyn_fault_server_get_url (server), "us-east-1", creds, &error);
   g_assert_no_error (error);
   dyn_fault_server_push_json (server, 200, "{\"TableNames\":[]}");
-  dyn_client_call_async (client, "ListTables", NULL, NULL, client_result_cb, &result);
-  client_response = dyn_client_call_finish (client, wait_for (&result), &error);
+  dyn_client_call_async (client, "ListTables", NULL, NULL, dyn_test_result_cb, &result);
+  client_response = dyn_client_call_finish (client, dyn_test_wait (&result), &error);
   g_assert_no_error (error);
 
   fflush (stderr);

@@ -9,6 +9,7 @@
 #include "dyn-credentials.h"
 #include "dyn-error.h"
 #include "dyn-fault-server.h"
+#include "dyn-test-util.h"
 
 #define ACCESS_KEY "AKIDFAULTSERVER01"
 #define SECRET_KEY "fault/secret/key/never/shown/anywhere0001"
@@ -49,24 +50,6 @@ fixture_teardown (Fixture       *f,
   dyn_fault_server_free (f->server);
 }
 
-static void
-result_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
-static GAsyncResult *
-wait_for (GAsyncResult **slot)
-{
-  while (*slot == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  return *slot;
-}
-
 static DynResponse *
 call_with (DynClient     *client,
            const char    *operation,
@@ -83,8 +66,8 @@ call_with (DynClient     *client,
       params = json_from_string (params_json, &parse_error);
       g_assert_no_error (parse_error);
     }
-  dyn_client_call_async (client, operation, params, cancellable, result_cb, &result);
-  return dyn_client_call_finish (client, wait_for (&result), error);
+  dyn_client_call_async (client, operation, params, cancellable, dyn_test_result_cb, &result);
+  return dyn_client_call_finish (client, dyn_test_wait (&result), error);
 }
 
 static DynResponse *

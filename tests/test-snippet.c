@@ -238,12 +238,6 @@ run_snippet (DynSnippetLanguage  lang,
 
 /* Output ------------------------------------------------------------------------- */
 
-static GPtrArray *
-item_array (void)
-{
-  return g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
-}
-
 static gboolean
 is_blank (const char *s)
 {
@@ -259,7 +253,7 @@ static GPtrArray *
 parse_items (DynSnippetLanguage  lang,
              const char         *out)
 {
-  g_autoptr(GPtrArray) items = item_array ();
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
   g_autoptr(GError) error = NULL;
 
   if (lang == DYN_SNIPPET_CLI)
@@ -349,7 +343,7 @@ all_types_item (const char *pk,
 static void
 load_items (void)
 {
-  g_autoptr(GPtrArray) items = item_array ();
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
   g_autoptr(GError) error = NULL;
   static const char * const owner_keys[] = {
     "-99999999999999999999999999999999999999", "-1.5", "0", "0.00000000000000000000000000000000000001",
@@ -424,7 +418,7 @@ dynoscope_read (const DynRequest *request)
   else
     {
       g_autoptr(DynResponse) response = dyn_test_execute (S.client, request, &error);
-      GPtrArray *items = item_array ();
+      GPtrArray *items = dyn_test_item_array_new ();
 
       g_assert_no_error (error);
       if (response->item != NULL)
@@ -649,7 +643,7 @@ without_pk (DynValue *item)
 static GPtrArray *
 without_pks (GPtrArray *items)
 {
-  GPtrArray *out = item_array ();
+  GPtrArray *out = dyn_test_item_array_new ();
 
   for (guint i = 0; i < items->len; i++)
     g_ptr_array_add (out, without_pk (items->pdata[i]));
@@ -690,7 +684,7 @@ check_write (const char   *name,
   g_autofree char *dyn_pk = g_strdup_printf ("W#%s#dynoscope", name);
   g_autoptr(DynRequest) request = NULL;
   g_autoptr(DynResponse) response = NULL;
-  g_autoptr(GPtrArray) returned = item_array ();
+  g_autoptr(GPtrArray) returned = dyn_test_item_array_new ();
   g_autoptr(GPtrArray) expected_returned = NULL;
   g_autoptr(DynValue) expected = NULL;
   g_autoptr(DynValue) expected_cmp = NULL;
