@@ -67,12 +67,14 @@ fi
 
 # The big table loads while the window opens; it appears under Refresh Tables (Ctrl+R).
 events_dir=$(mktemp -d)
-trap 'kill $pid 2>/dev/null || true; rm -rf "$events_dir"' EXIT
 (
   /usr/bin/python3 data/demo/make-demo-data.py "$events_dir" --big 100000 >/dev/null &&
   cli create-table Events --pk PK:S --sk SK:S >/dev/null &&
   cli batch-write Events < "$events_dir/Events.jsonl" >/dev/null &&
   echo "Events: 100,000 items loaded (Ctrl+R in the window lists the table)"
 ) &
+loader=$!
+# Closing the window early stops the loader before the server, so it does not report a lost server.
+trap 'pkill -P $loader 2>/dev/null; kill $loader 2>/dev/null; kill $pid 2>/dev/null || true; rm -rf "$events_dir"' EXIT
 echo "Opening Dynoscope on http://127.0.0.1:$port (the Workspaces table). Close the window to stop."
 DYN_NON_UNIQUE=1 GSETTINGS_SCHEMA_DIR="$here/_build/data" _build/app/dynoscope --endpoint "http://127.0.0.1:$port" Workspaces
