@@ -152,6 +152,7 @@ print_outcome (DynCommitResult *result,
 gboolean
 dyn_cli_apply (DynClient   *client,
                const char  *table,
+               const char  *version_attribute,
                gboolean     dry_run,
                gboolean     plain,
                GError     **error)
@@ -177,6 +178,8 @@ dyn_cli_apply (DynClient   *client,
   if (description == NULL)
     return FALSE;
   set = dyn_change_set_new (table, &keys->table.keys);
+  if (version_attribute != NULL)
+    dyn_change_set_set_version_attribute (set, version_attribute);
   dyn_table_keys_free (keys);
 
   if (!read_changes (set, error))

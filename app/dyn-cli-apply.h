@@ -12,6 +12,7 @@ G_BEGIN_DECLS
  * input, a failed request or any conflict. */
 gboolean dyn_cli_apply (DynClient   *client,
                         const char  *table,
+                        const char  *version_attribute,
                         gboolean     dry_run,
                         gboolean     plain,
                         GError     **error);

@@ -43,6 +43,7 @@ typedef struct
   char        *sk;
   char        *kind;
   char        *lang;
+  char        *version_attribute;
   GPtrArray   *gsis;
   gint64       limit;
   guint        segments;
@@ -77,6 +78,7 @@ options_clear (Options *o)
   g_free (o->sk);
   g_free (o->kind);
   g_free (o->lang);
+  g_free (o->version_attribute);
   g_clear_pointer (&o->gsis, g_ptr_array_unref);
   g_clear_pointer (&o->args, g_ptr_array_unref);
 }
@@ -105,6 +107,7 @@ static const struct {
   { "--sk", G_STRUCT_OFFSET (Options, sk) },
   { "--kind", G_STRUCT_OFFSET (Options, kind) },
   { "--lang", G_STRUCT_OFFSET (Options, lang) },
+  { "--version-attribute", G_STRUCT_OFFSET (Options, version_attribute) },
 };
 
 static const char usage[] =
@@ -123,8 +126,10 @@ static const char usage[] =
   "  delete TABLE --key JSON [--condition E]\n"
   "  batch-write TABLE                        items as JSON lines on standard input\n"
   "  partiql STATEMENT\n"
-  "  apply TABLE [--dry-run]                  guarded changes, JSON lines {\"before\": ITEM|null,\n"
-  "                                           \"after\": ITEM|null} on standard input\n"
+  "  apply TABLE [--dry-run] [--version-attribute NAME]\n"
+  "                                           guarded changes, JSON lines {\"before\": ITEM|null,\n"
+  "                                           \"after\": ITEM|null} on standard input; with a\n"
+  "                                           version attribute, guards check and bump it\n"
   "  expr --kind key|filter|condition|update|projection TEXT\n"
   "                                           compile an expression to its maps\n"
   "  plan TABLE [--index I] [--key-condition E] [--filter E]\n"
@@ -945,7 +950,8 @@ main (int    argc,
   else if (strcmp (command, "partiql") == 0)
     ok = cmd_partiql (&o, client, &error);
   else if (strcmp (command, "apply") == 0)
-    ok = dyn_cli_apply (client, o.args->len > 1 ? o.args->pdata[1] : NULL, o.dry_run, o.plain, &error);
+    ok = dyn_cli_apply (client, o.args->len > 1 ? o.args->pdata[1] : NULL, o.version_attribute,
+                        o.dry_run, o.plain, &error);
   else if (strcmp (command, "plan") == 0)
     ok = cmd_plan (&o, client, &error);
   else

@@ -502,6 +502,40 @@ test_inline_expressions (void)
   g_assert_nonnull (strstr (lines[39], "PROJ#0001"));
 }
 
+static void
+test_apply_version (void)
+{
+  g_auto(Run) put = { 0 }, dry = { 0 }, apply = { 0 }, get = { 0 }, stale = { 0 };
+  g_autofree char *table = NULL;
+  const char *change =
+    "{\"before\":{\"id\":{\"S\":\"v\"},\"version\":{\"N\":\"1\"},\"Status\":{\"S\":\"draft\"}},"
+    "\"after\":{\"id\":{\"S\":\"v\"},\"version\":{\"N\":\"1\"},\"Status\":{\"S\":\"done\"}}}\n";
+
+  if (!have_server ())
+    return;
+  table = make_table ("cli-apply", "id:S", NULL, NULL);
+  CLI (&put, NULL, "put", table, "--item",
+       "{\"id\":{\"S\":\"v\"},\"version\":{\"N\":\"1\"},\"Status\":{\"S\":\"draft\"}}");
+  g_assert_cmpint (put.status, ==, 0);
+
+  /* The dry run shows a guard on the version alone, and writes nothing. */
+  CLI (&dry, change, "apply", table, "--dry-run", "--version-attribute", "version");
+  g_assert_cmpint (dry.status, ==, 0);
+  g_assert_nonnull (strstr (dry.out, "version"));
+  g_assert_null (strstr (dry.out, "old_Status"));
+
+  CLI (&apply, change, "apply", table, "--version-attribute", "version");
+  g_assert_cmpint (apply.status, ==, 0);
+  CLI (&get, NULL, "get", table, "--key", "{\"id\":{\"S\":\"v\"}}");
+  g_assert_nonnull (strstr (get.out, "\"version\":{\"N\":\"2\"}"));
+  g_assert_nonnull (strstr (get.out, "\"Status\":{\"S\":\"done\"}"));
+
+  /* The same change again starts from version 1, which is gone: a conflict, exit 1. */
+  CLI (&stale, change, "apply", table, "--version-attribute", "version");
+  g_assert_cmpint (stale.status, !=, 0);
+  g_assert_nonnull (strstr (stale.out, "conflict"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -518,6 +552,7 @@ main (int    argc,
   g_test_add_func ("/dyn/cli/seed-reads", test_seed_reads);
   g_test_add_func ("/dyn/cli/expr", test_expr_command);
   g_test_add_func ("/dyn/cli/inline-expressions", test_inline_expressions);
+  g_test_add_func ("/dyn/cli/apply-version", test_apply_version);
 
   return g_test_run ();
 }
