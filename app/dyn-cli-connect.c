@@ -16,7 +16,7 @@ is_loopback_endpoint (const char *endpoint)
 {
   return endpoint != NULL &&
          g_str_has_prefix (endpoint, "http://") &&
-         dyn_http_check_endpoint (endpoint, FALSE, NULL, NULL);
+         dyn_http_check_endpoint (endpoint, FALSE, NULL);
 }
 
 DynClient *

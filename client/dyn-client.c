@@ -702,7 +702,7 @@ client_new (const char              *endpoint,
   else
     url = g_strdup_printf ("https://dynamodb.%s.amazonaws.com", region);
 
-  if (!dyn_http_check_endpoint (url, insecure, NULL, error))
+  if (!dyn_http_check_endpoint (url, insecure, error))
     return NULL;
 
   self = g_object_new (DYN_TYPE_CLIENT, NULL);

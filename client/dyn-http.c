@@ -596,14 +596,11 @@ host_is_loopback (const char *host)
 gboolean
 dyn_http_check_endpoint (const char  *url,
                          gboolean     allow_insecure,
-                         char       **host_out,
                          GError     **error)
 {
   g_autoptr(CURLU) u = curl_url ();
   g_autofree char *scheme = NULL;
   g_autofree char *host = NULL;
-  g_autofree char *port = NULL;
-  g_autofree char *path = NULL;
   CURLUcode rc;
 
   g_return_val_if_fail (url != NULL, FALSE);
@@ -617,8 +614,6 @@ dyn_http_check_endpoint (const char  *url,
                    "“%s” is not a valid endpoint URL (expected e.g. http://localhost:8000)", url);
       return FALSE;
     }
-  curl_url_get (u, CURLUPART_PORT, &port, 0);
-
   if (g_ascii_strcasecmp (scheme, "https") != 0 && g_ascii_strcasecmp (scheme, "http") != 0)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
@@ -634,7 +629,5 @@ dyn_http_check_endpoint (const char  *url,
       return FALSE;
     }
 
-  if (host_out != NULL)
-    *host_out = port != NULL ? g_strdup_printf ("%s:%s", host, port) : g_strdup (host);
   return TRUE;
 }

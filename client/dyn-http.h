@@ -66,11 +66,10 @@ DynHttpResponse *dyn_http_post_finish       (DynHttp             *self,
  *
  * Checks that @url is an http(s) URL with a host, and that plain http is only
  * used towards loopback (127.0.0.0/8, ::1, localhost) unless @allow_insecure.
- * Fills @host_out with the Host header value (host plus any non-default port).
+ * The Host header sent and signed comes from dyn_sigv4_host_from_url().
  */
 gboolean         dyn_http_check_endpoint    (const char  *url,
                                              gboolean     allow_insecure,
-                                             char       **host_out,
                                              GError     **error);
 
 /* Whether DYN_TRACE asks for a wire trace; the trace never shows secrets. */
