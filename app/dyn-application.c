@@ -7,6 +7,7 @@
 
 #include "dyn-application.h"
 #include "dyn-cli-connect.h"
+#include "dyn-settings.h"
 
 struct _DynApplication
 {
@@ -290,9 +291,9 @@ open_from_command_line (DynApplication  *self,
   if (profile == NULL && region == NULL && endpoint == NULL)
     {
       /* The connection and table of last time, unless a table was named. */
-      g_autoptr(GSettings) settings = g_settings_new (APPLICATION_ID);
-      g_autofree char *last = g_settings_get_string (settings, "last-connection");
-      g_autofree char *last_table = g_settings_get_string (settings, "last-table");
+      g_autoptr(GSettings) settings = dyn_settings_new ();
+      g_autofree char *last = settings ? g_settings_get_string (settings, "last-connection") : g_strdup ("");
+      g_autofree char *last_table = settings ? g_settings_get_string (settings, "last-table") : g_strdup ("");
       DynConnection *stored = *last ? dyn_connection_store_lookup (self->store, last) : NULL;
 
       if (stored == NULL && table != NULL)

@@ -150,12 +150,13 @@ print_outcome (DynCommitResult *result,
 }
 
 gboolean
-dyn_cli_apply (DynClient   *client,
-               const char  *table,
-               const char  *version_attribute,
-               gboolean     dry_run,
-               gboolean     plain,
-               GError     **error)
+dyn_cli_apply (DynClient     *client,
+               const char    *table,
+               const char    *version_attribute,
+               gboolean       dry_run,
+               gboolean       plain,
+               DynReadStats  *stats,
+               GError       **error)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(JsonObject) description = NULL;
@@ -206,6 +207,13 @@ dyn_cli_apply (DynClient   *client,
     committed = dyn_change_set_commit_finish (set, wait_for (&result), error);
     if (committed == NULL)
       return FALSE;
+    if (stats != NULL)
+      {
+        stats->requests += dyn_commit_result_get_n_sent (committed);
+        stats->pages += dyn_commit_result_get_n_sent (committed);
+        stats->write_units += dyn_commit_result_get_write_units (committed);
+        stats->read_units += dyn_commit_result_get_read_units (committed);
+      }
 
     for (guint i = 0; i < n; i++)
       print_outcome (committed, i, plain);

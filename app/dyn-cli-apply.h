@@ -2,6 +2,7 @@
 #pragma once
 
 #include "dyn-client.h"
+#include "dyn-pager.h"
 
 G_BEGIN_DECLS
 
@@ -9,12 +10,15 @@ G_BEGIN_DECLS
  * {"before": ITEM|null, "after": ITEM|null} (DynamoDB JSON) on standard
  * input. With @dry_run prints the planned requests; otherwise commits them
  * and prints one JSON line per change. Returns FALSE with an error on bad
- * input, a failed request or any conflict. */
-gboolean dyn_cli_apply (DynClient   *client,
-                        const char  *table,
-                        const char  *version_attribute,
-                        gboolean     dry_run,
-                        gboolean     plain,
-                        GError     **error);
+ * input, a failed request or any conflict. Adds the requests the commit sent
+ * and the capacity they consumed to @stats (nullable; as for reads, the
+ * DescribeTable before is not counted). */
+gboolean dyn_cli_apply (DynClient     *client,
+                        const char    *table,
+                        const char    *version_attribute,
+                        gboolean       dry_run,
+                        gboolean       plain,
+                        DynReadStats  *stats,
+                        GError       **error);
 
 G_END_DECLS

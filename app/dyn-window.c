@@ -10,6 +10,7 @@
 #include "dyn-cli-connect.h"
 #include "dyn-connection-editor.h"
 #include "dyn-item-editor.h"
+#include "dyn-settings.h"
 #include "dyn-table.h"
 #include "dyn-value-format.h"
 #include "dyn-window.h"
@@ -1903,13 +1904,7 @@ dyn_window_init (DynWindow *self)
   models = g_list_store_new (G_TYPE_LIST_MODEL);
   self->connections = gtk_flatten_list_model_new (G_LIST_MODEL (models));
 
-  {
-    GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
-    g_autoptr(GSettingsSchema) schema = source ? g_settings_schema_source_lookup (source, APPLICATION_ID, TRUE) : NULL;
-
-    if (schema != NULL)
-      self->settings = g_settings_new (APPLICATION_ID);
-  }
+  self->settings = dyn_settings_new ();
   if (self->settings != NULL)
     {
       gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (self->settings, "window-width"),

@@ -55,6 +55,8 @@ typedef struct
   GPtrArray   *args;
 
   DynReadStats totals;
+  gboolean     read_stats;   /* a scan or query: --stats says what it read and printed */
+  guint64      printed;
 } Options;
 
 static void
@@ -145,8 +147,12 @@ static const char usage[] =
   "Expressions take --names JSON and --values JSON (values in DynamoDB JSON);\n"
   "reads take --projection E and --consistent. Items print as one DynamoDB JSON\n"
   "object per line, or plain JSON with --plain (input is always DynamoDB JSON).\n"
-  "--stats prints"
-  "“requests N pages N rcu X wcu Y” to standard error.\n"
+  "--limit N is the number of items wanted, not DynamoDB's Limit (which counts\n"
+  "the items read before the filter): with --filter pages stay full and the read\n"
+  "stops once N items matched (the last page's surplus is not printed); without a\n"
+  "filter each request asks for the items still wanted. The same for --segments.\n"
+  "--stats prints “requests N pages N rcu X wcu Y” to standard error, for scan\n"
+  "and query followed by “items N scanned N printed N” (items the server returned).\n"
   "--insecure allows plain http to an endpoint that is not this machine.\n";
 
 static gboolean
@@ -280,6 +286,7 @@ print_item (Options  *o,
                                    : dyn_item_to_ddb_json_string (item);
   fputs (text, stdout);
   fputc ('\n', stdout);
+  o->printed++;
 }
 
 static void
@@ -308,8 +315,11 @@ print_stats (Options *o)
     return;
   g_ascii_formatd (r, sizeof r, "%.1f", o->totals.read_units);
   g_ascii_formatd (w, sizeof w, "%.1f", o->totals.write_units);
-  fprintf (stderr, "requests %u pages %u rcu %s wcu %s\n",
-           o->totals.requests, o->totals.pages, r, w);
+  fprintf (stderr, "requests %u pages %u rcu %s wcu %s", o->totals.requests, o->totals.pages, r, w);
+  if (o->read_stats)
+    fprintf (stderr, " items %" G_GUINT64_FORMAT " scanned %" G_GUINT64_FORMAT " printed %" G_GUINT64_FORMAT,
+             o->totals.items, o->totals.scanned, o->printed);
+  fputc ('\n', stderr);
 }
 
 /* Building requests ------------------------------------------------------- */
@@ -529,17 +539,23 @@ cmd_read (Options       *o,
   if (request == NULL)
     return FALSE;
 
+  /* --limit is the number of items wanted, not the page size: the pager
+   * sends a Limit only where it cannot change the result. */
+  request->limit = 0;
   pager = dyn_cli_new_pager (client, request, keys, error);
   if (pager == NULL)
     return FALSE;
-  /* --limit caps what is printed, and is the page size too. */
-  dyn_pager_run_async (pager, o->segments, o->limit, print_page_cb, o, NULL, store_result_cb, &result);
+  dyn_pager_set_max_items (pager, o->limit);
+  dyn_pager_run_async (pager, o->segments, 0, print_page_cb, o, NULL, store_result_cb, &result);
   ok = dyn_pager_run_finish (pager, wait_for (&result), error);
 
   stats = dyn_pager_get_stats (pager);
+  o->read_stats = TRUE;
   o->totals.requests += stats->requests;
   o->totals.pages += stats->pages;
   o->totals.read_units += stats->read_units;
+  o->totals.items += stats->items;
+  o->totals.scanned += stats->scanned;
   return ok;
 }
 
@@ -951,7 +967,7 @@ main (int    argc,
     ok = cmd_partiql (&o, client, &error);
   else if (strcmp (command, "apply") == 0)
     ok = dyn_cli_apply (client, o.args->len > 1 ? o.args->pdata[1] : NULL, o.version_attribute,
-                        o.dry_run, o.plain, &error);
+                        o.dry_run, o.plain, &o.totals, &error);
   else if (strcmp (command, "plan") == 0)
     ok = cmd_plan (&o, client, &error);
   else

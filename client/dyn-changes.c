@@ -1683,6 +1683,10 @@ struct _DynCommitResult
   Outcome         *outcomes;
   guint            n_changes;
   GPtrArray       *requests;   /* SentRequest* */
+  /* What the requests cost. */
+  guint            n_sent;
+  double           write_units;
+  double           read_units;
 };
 
 G_DEFINE_BOXED_TYPE (DynCommitResult, dyn_commit_result, dyn_commit_result_ref, dyn_commit_result_unref)
@@ -1825,6 +1829,41 @@ dyn_commit_result_get_request_token (DynCommitResult *self,
   return ((SentRequest *) self->requests->pdata[request])->token;
 }
 
+guint
+dyn_commit_result_get_n_sent (DynCommitResult *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_sent;
+}
+
+double
+dyn_commit_result_get_write_units (DynCommitResult *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->write_units;
+}
+
+double
+dyn_commit_result_get_read_units (DynCommitResult *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->read_units;
+}
+
+static void
+count_sent (DynCommitResult *self,
+            DynResponse     *response)
+{
+  if (response == NULL)
+    {
+      self->n_sent++;
+      return;
+    }
+  self->n_sent += response->attempts;
+  self->write_units += response->write_units;
+  self->read_units += response->read_units;
+}
+
 JsonNode *
 dyn_commit_result_to_json (DynCommitResult *self)
 {
@@ -1952,6 +1991,7 @@ get_item_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(DynResponse) response = dyn_client_execute_finish (DYN_CLIENT (source), res, &error);
 
+  count_sent (c->result, response);
   if (response == NULL)
     o->error = g_steal_pointer (&error);
   else if (response->item != NULL)
@@ -2047,6 +2087,7 @@ call_cb (GObject      *source,
     response = dyn_client_execute_finish (DYN_CLIENT (source), res, &error);
   else
     response = dyn_client_call_finish (DYN_CLIENT (source), res, &error);
+  count_sent (c->result, response);
   request_done (task, r, response, error);
   c->next_request++;
   commit_next (g_steal_pointer (&task));
@@ -2086,7 +2127,6 @@ commit_next (GTask *task)
 
       get->key = dyn_value_ref (o->conflict_key);
       get->consistent_read = TRUE;
-      get->return_consumed_capacity = FALSE;
       dyn_client_execute_async (c->client, get, cancellable, get_item_cb, task);
       return;
     }

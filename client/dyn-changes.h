@@ -130,6 +130,12 @@ guint           dyn_commit_result_get_n_failed    (DynCommitResult *self);  /* f
 guint           dyn_commit_result_get_n_requests  (DynCommitResult *self);
 const char     *dyn_commit_result_get_request_operation (DynCommitResult *self, guint request);
 const char     *dyn_commit_result_get_request_token     (DynCommitResult *self, guint request); /* nullable */
+/* The HTTP requests the commit sent (retries and the reads of conflicting
+ * items included; a request that failed counts once) and the capacity the
+ * server reported for them. */
+guint           dyn_commit_result_get_n_sent      (DynCommitResult *self);
+double          dyn_commit_result_get_write_units (DynCommitResult *self);
+double          dyn_commit_result_get_read_units  (DynCommitResult *self);
 /* Every outcome as JSON: {"changes": [{"change": 0, "status": "conflict",
  * "current": ITEM|null, "key": KEY, "error": "…"}…], "requests": [{"operation":
  * …, "token": …, "changes": [0, 1…]}…]}, items in DynamoDB JSON. */

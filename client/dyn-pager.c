@@ -5,6 +5,8 @@
 
 #include "dyn-pager.h"
 
+#include <string.h>
+
 struct _DynPager
 {
   GObject       parent_instance;
@@ -14,6 +16,12 @@ struct _DynPager
   DynReadStats  stats;
   DynValue     *last_key;
   gboolean      done;
+
+  /* Max items: how many the caller wants, how many it got, and what the
+   * last page brought beyond that (handed out first when the max is raised). */
+  guint64       max_items;
+  guint64       delivered;
+  GPtrArray    *held;
 
   /* Fan-out. */
   char         *pk_placeholder;
@@ -56,9 +64,14 @@ dyn_read_stats_describe (const DynReadStats *stats,
     append_units (s, stats->read_units, "RCU");
   if (stats->write_units > 0)
     append_units (s, stats->write_units, "WCU");
-  append_count (s, stats->items, "item", "items");
-  if (stats->scanned != stats->items)
+  append_count (s, stats->items - MIN (stats->surplus, stats->items), "item", "items");
+  if (stats->scanned != stats->items && stats->surplus > 0)
+    g_string_append_printf (s, " (%" G_GUINT64_FORMAT " scanned, %" G_GUINT64_FORMAT " more read)",
+                            stats->scanned, stats->surplus);
+  else if (stats->scanned != stats->items)
     g_string_append_printf (s, " (%" G_GUINT64_FORMAT " scanned)", stats->scanned);
+  else if (stats->surplus > 0)
+    g_string_append_printf (s, " (%" G_GUINT64_FORMAT " more read)", stats->surplus);
   return g_string_free (s, FALSE);
 }
 
@@ -70,6 +83,7 @@ dyn_pager_finalize (GObject *object)
   g_clear_object (&self->client);
   g_clear_pointer (&self->request, dyn_request_free);
   g_clear_pointer (&self->last_key, dyn_value_unref);
+  g_clear_pointer (&self->held, g_ptr_array_unref);
   g_free (self->pk_placeholder);
   g_clear_pointer (&self->pk_values, g_ptr_array_unref);
   g_free (self->sort_key);
@@ -86,6 +100,74 @@ dyn_pager_class_init (DynPagerClass *klass)
 static void
 dyn_pager_init (DynPager *self)
 {
+  self->held = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+}
+
+/* Max items ---------------------------------------------------------------- */
+
+/* A COUNT read returns no items, so a max of items can never be reached. */
+static gboolean
+has_max (DynPager *self)
+{
+  return self->max_items > 0 &&
+         !(self->request->select != NULL && strcmp (self->request->select, "COUNT") == 0);
+}
+
+static guint64
+still_wanted (DynPager *self)
+{
+  return self->delivered >= self->max_items ? 0 : self->max_items - self->delivered;
+}
+
+/* The Limit for a request when @wanted more items are needed. Limit counts
+ * the items a request evaluates, before the filter: with a filter a small
+ * Limit only splits the same read into more requests, so pages stay full (or
+ * the request's own Limit, the page size). Without a filter every evaluated
+ * item is returned, and asking for just the items still wanted is exact. */
+static gint64
+page_limit (DynPager *self,
+            guint64   wanted)
+{
+  gint64 page = self->request->limit;
+
+  if (!has_max (self) || self->request->filter != NULL)
+    return page;
+  wanted = MIN (wanted, (guint64) G_MAXINT32);
+  if (page <= 0 || (guint64) page > wanted)
+    return wanted;
+  return page;
+}
+
+/* Hands out what is still wanted of the held items into @out. */
+static void
+take_held (DynPager  *self,
+           GPtrArray *out)
+{
+  guint n = self->held->len;
+
+  if (has_max (self))
+    n = MIN (n, still_wanted (self));
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (out, dyn_value_ref (self->held->pdata[i]));
+  g_ptr_array_remove_range (self->held, 0, n);
+  self->stats.surplus -= n;
+  self->delivered += n;
+}
+
+/* Cuts @items to @wanted, counting the rest as surplus and, with @hold,
+ * keeping it for later. */
+static void
+keep_wanted (DynPager  *self,
+             GPtrArray *items,
+             guint64    wanted,
+             gboolean   hold)
+{
+  if (!has_max (self) || items->len <= wanted)
+    return;
+  for (guint i = wanted; hold && i < items->len; i++)
+    g_ptr_array_add (self->held, dyn_value_ref (items->pdata[i]));
+  self->stats.surplus += items->len - wanted;
+  g_ptr_array_set_size (items, wanted);
 }
 
 DynPager *
@@ -145,7 +227,29 @@ gboolean
 dyn_pager_is_done (DynPager *self)
 {
   g_return_val_if_fail (DYN_IS_PAGER (self), TRUE);
-  return self->done;
+  return self->done && self->held->len == 0;
+}
+
+void
+dyn_pager_set_max_items (DynPager *self,
+                         guint64   max_items)
+{
+  g_return_if_fail (DYN_IS_PAGER (self));
+  self->max_items = max_items;
+}
+
+guint64
+dyn_pager_get_max_items (DynPager *self)
+{
+  g_return_val_if_fail (DYN_IS_PAGER (self), 0);
+  return self->max_items;
+}
+
+gboolean
+dyn_pager_is_full (DynPager *self)
+{
+  g_return_val_if_fail (DYN_IS_PAGER (self), FALSE);
+  return has_max (self) && self->delivered >= self->max_items;
 }
 
 DynValue *
@@ -165,6 +269,9 @@ dyn_pager_set_start_key (DynPager *self,
   if (key != NULL)
     self->last_key = dyn_value_ref (key);
   self->done = FALSE;
+  /* Held items belong to the old position. */
+  self->stats.surplus -= MIN (self->stats.surplus, self->held->len);
+  g_ptr_array_set_size (self->held, 0);
 }
 
 /* Counts a response into @stats and returns its LastEvaluatedKey (new ref) or NULL. */
@@ -222,6 +329,8 @@ next_cb (GObject      *object,
 
   if (response->items == NULL)
     response->items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  keep_wanted (self, response->items, still_wanted (self), TRUE);
+  self->delivered += response->items->len;
   g_task_return_pointer (task, g_steal_pointer (&response->items), (GDestroyNotify) g_ptr_array_unref);
 }
 
@@ -232,18 +341,26 @@ dyn_pager_next_async (DynPager            *self,
                       gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  gint64 page_size;
 
   g_return_if_fail (DYN_IS_PAGER (self));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, dyn_pager_next_async);
-  if (self->done)
+  if (self->held->len > 0 || self->done || dyn_pager_is_full (self))
     {
-      g_task_return_pointer (task, g_ptr_array_new (), (GDestroyNotify) g_ptr_array_unref);
+      GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+
+      take_held (self, items);
+      g_task_return_pointer (task, items, (GDestroyNotify) g_ptr_array_unref);
       return;
     }
   dyn_request_set_exclusive_start_key (self->request, self->last_key);
+  /* The request is written out at once: the page's Limit need not outlive the call. */
+  page_size = self->request->limit;
+  self->request->limit = page_limit (self, still_wanted (self));
   dyn_client_execute_async (self->client, self->request, cancellable, next_cb, g_steal_pointer (&task));
+  self->request->limit = page_size;
 }
 
 GPtrArray *
@@ -262,7 +379,7 @@ typedef struct
 {
   DynPageFunc   page_func;
   gpointer      page_data;
-  guint64       max_items;
+  gboolean      single;     /* one lane from the pager's position: it moves on with it */
   guint         running;
   GError       *error;
   GPtrArray    *merged;     /* fan-out: every item, merged at the end */
@@ -275,6 +392,7 @@ typedef struct
 {
   GTask      *task;       /* borrowed from the Run's owner reference */
   DynRequest *request;
+  guint64     count;      /* fan-out: the items this shard contributed */
 } Lane;
 
 static void
@@ -331,10 +449,14 @@ lane_finished (GTask *task,
         {
           if (self->sort_key != NULL)
             g_ptr_array_sort_with_data (run->merged, compare_by_sort_key, self);
+          keep_wanted (self, run->merged, still_wanted (self), FALSE);
+          self->delivered += run->merged->len;
           if (run->page_func != NULL)
             run->page_func (run->merged, run->page_data);
         }
-      self->done = TRUE;
+      /* Segments and shards cannot be resumed; a single lane kept its position. */
+      if (!run->single)
+        self->done = TRUE;
       g_task_return_boolean (task, TRUE);
     }
   g_object_unref (task);
@@ -372,13 +494,32 @@ lane_cb (GObject      *object,
   if (response->items != NULL && response->items->len > 0)
     {
       if (run->merged != NULL)
-        g_ptr_array_extend_and_steal (run->merged, g_steal_pointer (&response->items));
-      else if (run->page_func != NULL)
-        run->page_func (response->items, run->page_data);
+        {
+          /* A shard's first max items are all it can add to the merged first max. */
+          if (has_max (self))
+            keep_wanted (self, response->items, self->max_items - MIN (lane->count, self->max_items), FALSE);
+          lane->count += response->items->len;
+          g_ptr_array_extend_and_steal (run->merged, g_steal_pointer (&response->items));
+        }
+      else
+        {
+          /* In-flight pages of other segments may still arrive after the
+           * max is reached: they are counted, and their items dropped. */
+          keep_wanted (self, response->items, still_wanted (self), run->single);
+          self->delivered += response->items->len;
+          if (run->page_func != NULL && response->items->len > 0)
+            run->page_func (response->items, run->page_data);
+        }
+    }
+  if (run->single)
+    {
+      g_clear_pointer (&self->last_key, dyn_value_unref);
+      self->last_key = key ? dyn_value_ref (key) : NULL;
+      self->done = (key == NULL);
     }
 
   if (key == NULL || g_cancellable_is_cancelled (run->cancellable) ||
-      (run->max_items > 0 && self->stats.items >= run->max_items))
+      (run->merged != NULL ? has_max (self) && lane->count >= self->max_items : dyn_pager_is_full (self)))
     {
       lane_finished (task, lane);
       return;
@@ -394,7 +535,10 @@ lane_next (GTask *task,
 {
   DynPager *self = g_task_get_source_object (task);
   Run *run = g_task_get_task_data (task);
+  guint64 wanted = run->merged != NULL ? self->max_items - MIN (lane->count, self->max_items)
+                                       : still_wanted (self);
 
+  lane->request->limit = page_limit (self, wanted);
   dyn_client_execute_async (self->client, lane->request, run->cancellable, lane_cb, lane);
 }
 
@@ -424,10 +568,12 @@ dyn_pager_run_async (DynPager            *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, dyn_pager_run_async);
 
+  if (max_items > 0)
+    self->max_items = max_items;
+
   run = g_new0 (Run, 1);
   run->page_func = page_func;
   run->page_data = page_data;
-  run->max_items = max_items;
   run->cancellable = g_cancellable_new ();
   if (cancellable != NULL)
     {
@@ -446,6 +592,23 @@ dyn_pager_run_async (DynPager            *self,
     lanes = segments;
   else
     lanes = 1;
+  run->single = (lanes == 1 && self->pk_values == NULL);
+
+  if (run->single)
+    {
+      g_autoptr(GPtrArray) held = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+
+      /* What the last page brought beyond an earlier max comes first. */
+      take_held (self, held);
+      if (held->len > 0 && page_func != NULL)
+        page_func (held, page_data);
+      if (self->done || dyn_pager_is_full (self))
+        {
+          g_task_return_boolean (task, TRUE);
+          g_object_unref (task);
+          return;
+        }
+    }
 
   run->running = lanes;
   for (guint i = 0; i < lanes; i++)

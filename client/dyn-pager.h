@@ -9,7 +9,9 @@ G_BEGIN_DECLS
  * DynReadStats:
  *
  * What a read did: HTTP requests (retries included), pages received, items
- * returned and scanned, and the capacity the server reported.
+ * returned by the server and scanned, and the capacity the server reported.
+ * @surplus counts the items the server returned beyond the pager's max items
+ * (read and paid for, but not handed out): the caller got @items − @surplus.
  */
 typedef struct {
   guint   requests;
@@ -18,6 +20,7 @@ typedef struct {
   guint64 scanned;
   double  read_units;
   double  write_units;
+  guint64 surplus;
 } DynReadStats;
 
 /* "Query · 1 request · 1 page · 0.5 RCU · 43 items" (not translated; the UI has its own). */
@@ -65,7 +68,27 @@ DynValue           *dyn_pager_get_last_key   (DynPager *self);
 void                dyn_pager_set_start_key  (DynPager *self,
                                               DynValue *key);
 
-/* Reads the next page. Returns the page's items (possibly empty). */
+/**
+ * dyn_pager_set_max_items:
+ * @max_items: how many items the caller wants in all (0: every item)
+ *
+ * Stops the read once @max_items items were handed out. DynamoDB's Limit
+ * counts the items a request evaluates, before the filter, so the pager only
+ * sends one where it cannot change the result: without a filter each request
+ * asks for the items still wanted (or the request's own Limit, the page size,
+ * when that is smaller); with a filter pages stay full (or the page size).
+ * Items the last page brings beyond @max_items are counted in
+ * #DynReadStats.surplus; a single-lane pager keeps them and hands them out
+ * first when @max_items is raised, so nothing is skipped.
+ */
+void                dyn_pager_set_max_items  (DynPager *self,
+                                              guint64   max_items);
+guint64             dyn_pager_get_max_items  (DynPager *self);
+/* Whether max items were handed out (always FALSE without a max). */
+gboolean            dyn_pager_is_full        (DynPager *self);
+
+/* Reads the next page. Returns the page's items (possibly empty; empty
+ * without a request when the pager is full or done). */
 void                dyn_pager_next_async     (DynPager            *self,
                                               GCancellable        *cancellable,
                                               GAsyncReadyCallback  callback,
@@ -77,10 +100,13 @@ GPtrArray          *dyn_pager_next_finish    (DynPager      *self,
 /**
  * dyn_pager_run_async:
  * @segments: for a Scan, how many parallel segments (1 for a plain scan)
- * @max_items: stop after this many items (0: read everything)
+ * @max_items: stop after this many items, as dyn_pager_set_max_items()
+ *   (0: the pager's own max items, if any)
  *
  * Reads every page, calling @page_func for each. With a fan-out pager the
- * pages are merged by sort key and @page_func is called once at the end.
+ * pages are merged by sort key and @page_func is called once at the end; each
+ * shard then reads at most @max_items items of its own, and the merge keeps
+ * the first @max_items.
  */
 void                dyn_pager_run_async      (DynPager            *self,
                                               guint                segments,

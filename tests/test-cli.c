@@ -2,6 +2,7 @@
 /* dynoscope-cli as a scripting user runs it, against a real DynamoDB Local. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "dyn-test-util.h"
@@ -536,6 +537,167 @@ test_apply_version (void)
   g_assert_nonnull (strstr (stale.out, "conflict"));
 }
 
+/* The numbers of a --stats line ("requests N pages N rcu X wcu Y …"), wherever it is in @err. */
+typedef struct
+{
+  guint   requests;
+  guint   pages;
+  double  rcu;
+  double  wcu;
+  guint64 items;
+  guint64 scanned;
+  guint64 printed;
+} Stats;
+
+static void
+parse_stats (const char *err,
+             Stats      *stats)
+{
+  const char *line = g_str_has_prefix (err, "requests ") ? err : strstr (err, "\nrequests ");
+  g_autofree char *copy = NULL;
+  char *end;
+
+  memset (stats, 0, sizeof *stats);
+  g_assert_nonnull (line);
+  if (*line == '\n')
+    line++;
+  copy = g_strdup (line);
+  if ((end = strchr (copy, '\n')) != NULL)
+    *end = '\0';
+  g_assert_cmpint (sscanf (copy, "requests %u pages %u rcu %lf wcu %lf", &stats->requests, &stats->pages,
+                           &stats->rcu, &stats->wcu), ==, 4);
+  if (strstr (copy, " items ") != NULL)
+    g_assert_cmpint (sscanf (strstr (copy, " items "), " items %" G_GUINT64_FORMAT " scanned %" G_GUINT64_FORMAT
+                             " printed %" G_GUINT64_FORMAT, &stats->items, &stats->scanned, &stats->printed), ==, 3);
+}
+
+/* --limit is the number of items wanted: with a filter the pages stay full and
+ * the read stops once enough items matched, instead of sending Limit N with
+ * every page (3 matches out of thousands cost a request per N items). */
+static void
+test_limit_with_filter (void)
+{
+  g_auto(Run) load = { 0 }, full = { 0 }, fullseg = { 0 }, fullq = { 0 }, three = { 0 }, two = { 0 }, seg = { 0 };
+  g_auto(Run) q = { 0 }, five = { 0 }, qfive = { 0 }, help = { 0 };
+  g_autofree char *table = NULL;
+  g_autofree char *pad = g_strnfill (1000, 'x');
+  GString *items = g_string_new (NULL);
+  Stats s_full, s_fullseg, s_fullq, s_three, s_two, s_seg, s_q, s_five, s_qfive;
+  const guint n = 3000;
+
+  if (!have_server ())
+    return;
+  table = make_table ("cli-limit", "PK:S", "SK:N", NULL);
+  /* About 1 KB per item: a full scan takes a few 1 MB pages. Three items match. */
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (items, "{\"PK\":{\"S\":\"P\"},\"SK\":{\"N\":\"%u\"},\"pad\":{\"S\":\"%s\"}%s}\n",
+                            i, pad, (i == 400 || i == 1700 || i == 2600) ? ",\"hit\":{\"BOOL\":true}" : "");
+  CLI (&load, items->str, "batch-write", table);
+  g_string_free (items, TRUE);
+  g_assert_cmpint (load.status, ==, 0);
+
+  CLI (&full, NULL, "--stats", "scan", table);
+  g_assert_cmpint (full.status, ==, 0);
+  g_assert_cmpuint (count_lines (full.out), ==, n);
+  parse_stats (full.err, &s_full);
+  g_assert_cmpuint (s_full.pages, >=, 3);
+
+  /* Scan with a filter: no more requests than the full scan, exactly N items. */
+  CLI (&three, NULL, "--stats", "scan", table, "--limit", "3", "--filter", "hit = true");
+  g_assert_cmpint (three.status, ==, 0);
+  g_assert_cmpuint (count_lines (three.out), ==, 3);
+  parse_stats (three.err, &s_three);
+  g_assert_cmpuint (s_three.requests, <=, s_full.pages);
+  g_assert_cmpuint (s_three.printed, ==, 3);
+  g_assert_cmpfloat (s_three.rcu, <=, s_full.rcu);
+
+  /* Fewer wanted than match: the read stops at the page with the second match. */
+  CLI (&two, NULL, "--stats", "scan", table, "--limit", "2", "--filter", "hit = true");
+  g_assert_cmpint (two.status, ==, 0);
+  g_assert_cmpuint (count_lines (two.out), ==, 2);
+  parse_stats (two.err, &s_two);
+  g_assert_cmpuint (s_two.requests, <=, s_full.pages);
+  g_assert_cmpuint (s_two.printed, ==, 2);
+  g_assert_cmpuint (s_two.items, >=, 2);
+  g_assert_cmpuint (s_two.scanned, <=, n);
+
+  /* Parallel segments: no more requests than the full parallel scan. */
+  CLI (&fullseg, NULL, "--stats", "scan", table, "--segments", "4");
+  g_assert_cmpuint (count_lines (fullseg.out), ==, n);
+  parse_stats (fullseg.err, &s_fullseg);
+  CLI (&seg, NULL, "--stats", "scan", table, "--segments", "4", "--limit", "3", "--filter", "hit = true");
+  g_assert_cmpint (seg.status, ==, 0);
+  g_assert_cmpuint (count_lines (seg.out), ==, 3);
+  parse_stats (seg.err, &s_seg);
+  g_assert_cmpuint (s_seg.requests, <=, s_fullseg.pages);
+
+  /* Query with a filter: the same. */
+  CLI (&fullq, NULL, "--stats", "query", table, "--key-condition", "PK = \"P\"");
+  g_assert_cmpuint (count_lines (fullq.out), ==, n);
+  parse_stats (fullq.err, &s_fullq);
+  CLI (&q, NULL, "--stats", "query", table, "--key-condition", "PK = \"P\"", "--filter", "hit = true",
+       "--limit", "3");
+  g_assert_cmpint (q.status, ==, 0);
+  g_assert_cmpuint (count_lines (q.out), ==, 3);
+  parse_stats (q.err, &s_q);
+  g_assert_cmpuint (s_q.requests, <=, s_fullq.pages);
+
+  /* Without a filter Limit is exactly right: one request for five items. */
+  CLI (&five, NULL, "--stats", "scan", table, "--limit", "5");
+  g_assert_cmpint (five.status, ==, 0);
+  g_assert_cmpuint (count_lines (five.out), ==, 5);
+  parse_stats (five.err, &s_five);
+  g_assert_cmpuint (s_five.requests, ==, 1);
+  g_assert_cmpuint (s_five.scanned, ==, 5);
+  CLI (&qfive, NULL, "--stats", "query", table, "--key-condition", "PK = \"P\"", "--limit", "5", "--desc");
+  g_assert_cmpint (qfive.status, ==, 0);
+  g_assert_cmpuint (count_lines (qfive.out), ==, 5);
+  g_assert_nonnull (strstr (qfive.out, "\"SK\":{\"N\":\"2999\"}"));
+  parse_stats (qfive.err, &s_qfive);
+  g_assert_cmpuint (s_qfive.requests, ==, 1);
+
+  /* --help says what --limit means. */
+  cli_run (&help, NULL, (const char * const[]) { "--help", NULL });
+  g_assert_cmpint (help.status, ==, 0);
+  g_assert_nonnull (strstr (help.out, "--limit N is the number of items wanted"));
+}
+
+/* apply --stats counts the requests the commit sent and the WCU they consumed. */
+static void
+test_apply_stats (void)
+{
+  g_auto(Run) one = { 0 }, two = { 0 }, conflict = { 0 };
+  g_autofree char *table = NULL;
+  Stats s_one, s_two, s_conflict;
+
+  if (!have_server ())
+    return;
+  table = make_table ("cli-apply-stats", "id:S", NULL, NULL);
+
+  /* One create: one PutItem. */
+  CLI (&one, "{\"before\":null,\"after\":{\"id\":{\"S\":\"a\"},\"v\":{\"N\":\"1\"}}}\n",
+       "--stats", "apply", table);
+  g_assert_cmpint (one.status, ==, 0);
+  parse_stats (one.err, &s_one);
+  g_assert_cmpuint (s_one.requests, ==, 1);
+  g_assert_cmpfloat (s_one.wcu, >, 0);
+
+  /* Two changes: one TransactWriteItems. */
+  CLI (&two, "{\"before\":{\"id\":{\"S\":\"a\"},\"v\":{\"N\":\"1\"}},\"after\":{\"id\":{\"S\":\"a\"},\"v\":{\"N\":\"2\"}}}\n"
+             "{\"before\":null,\"after\":{\"id\":{\"S\":\"b\"}}}\n",
+       "--stats", "apply", table);
+  g_assert_cmpint (two.status, ==, 0);
+  parse_stats (two.err, &s_two);
+  g_assert_cmpuint (s_two.requests, ==, 1);
+  g_assert_cmpfloat (s_two.wcu, >=, 2);
+
+  /* A conflict: the refused write and the read of the server's item are counted too. */
+  CLI (&conflict, "{\"before\":null,\"after\":{\"id\":{\"S\":\"b\"}}}\n", "--stats", "apply", table);
+  g_assert_cmpint (conflict.status, !=, 0);
+  parse_stats (conflict.err, &s_conflict);
+  g_assert_cmpuint (s_conflict.requests, >=, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -553,6 +715,8 @@ main (int    argc,
   g_test_add_func ("/dyn/cli/expr", test_expr_command);
   g_test_add_func ("/dyn/cli/inline-expressions", test_inline_expressions);
   g_test_add_func ("/dyn/cli/apply-version", test_apply_version);
+  g_test_add_func ("/dyn/cli/limit-with-filter", test_limit_with_filter);
+  g_test_add_func ("/dyn/cli/apply-stats", test_apply_stats);
 
   return g_test_run ();
 }
