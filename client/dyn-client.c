@@ -6,6 +6,8 @@
 #include <string.h>
 #include <zlib.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "dyn-client.h"
 #include "dyn-http.h"
 #include "dyn-json.h"
@@ -212,11 +214,21 @@ error_from_response (DynHttpResponse *response,
   {
     g_autofree char *excerpt = body_excerpt (response->body);
     const char *ctype = g_hash_table_lookup (response->headers, "content-type");
-    g_autofree char *msg = g_strdup_printf ("%s: HTTP %u from the server with a body that is not a "
-                                            "DynamoDB error (%s)%s%s",
-                                            operation, response->status,
-                                            ctype ? ctype : "no content type",
-                                            *excerpt ? ": " : "", excerpt);
+    g_autofree char *msg = NULL;
+
+    if (ctype == NULL)
+      /* Translators: shown in place of a Content-Type header the response did not have */
+      ctype = _("no content type");
+    if (*excerpt != '\0')
+      /* Translators: the first %s is an operation (GetItem, Query …), %u the HTTP status, the
+       * second %s the response's content type, the last the start of the response's body */
+      msg = g_strdup_printf (_("%s: HTTP %u from the server with a body that is not a DynamoDB error (%s): %s"),
+                             operation, response->status, ctype, excerpt);
+    else
+      /* Translators: the first %s is an operation (GetItem, Query …), %u the HTTP status, the
+       * second %s the response's content type */
+      msg = g_strdup_printf (_("%s: HTTP %u from the server with a body that is not a DynamoDB error (%s)"),
+                             operation, response->status, ctype);
     GError *error = dyn_error_new_service (response->status >= 500 ? DYN_ERROR_SERVER : DYN_ERROR_PROTOCOL,
                                            NULL, msg, request_id, response->status, NULL);
     return error;
@@ -301,7 +313,7 @@ delay_cancelled_cb (GCancellable *cancellable,
       g_clear_pointer (&call->delay, g_source_unref);
     }
   g_clear_pointer (&call->cancel_source, g_source_unref);
-  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The request was cancelled");
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", _("The request was cancelled"));
   g_object_unref (task);
   return G_SOURCE_REMOVE;
 }
@@ -331,7 +343,10 @@ fail_or_retry (GTask  *task,
       g_cancellable_is_cancelled (cancellable))
     {
       if (call->attempt > 1 && dyn_error_is_retryable (error))
-        g_prefix_error (&error, "After %u attempts: ", call->attempt);
+        /* Translators: the start of an error message; what went wrong follows */
+        g_prefix_error (&error, g_dngettext (GETTEXT_PACKAGE, "After %u attempt: ", "After %u attempts: ",
+                                             call->attempt),
+                        call->attempt);
       g_task_return_error (task, error);
       g_object_unref (task);
       return;
@@ -404,7 +419,8 @@ response_from_body (const char       *operation,
   if (len == 0)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
-                   "%s: the server sent an empty response", operation);
+                   /* Translators: %s is an operation: GetItem, Query … */
+                   _("%s: the server sent an empty response"), operation);
       return NULL;
     }
 
@@ -412,14 +428,16 @@ response_from_body (const char       *operation,
   if (response->root == NULL)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
-                   "%s: the server's response could not be read: %s",
+                   /* Translators: the first %s is an operation (GetItem, Query …), the second what is wrong */
+                   _("%s: the server's response could not be read: %s"),
                    operation, local_error->message);
       return NULL;
     }
   if (!JSON_NODE_HOLDS_OBJECT (response->root))
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
-                   "%s: the server's response is not a JSON object", operation);
+                   /* Translators: %s is an operation: GetItem, Query … */
+                   _("%s: the server's response is not a JSON object"), operation);
       return NULL;
     }
   response->items = g_steal_pointer (&items);
@@ -434,7 +452,8 @@ response_from_body (const char       *operation,
       if (response->item == NULL)
         {
           g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
-                       "%s: the server sent an item that is not valid: %s",
+                       /* Translators: the first %s is an operation (GetItem, Query …), the second what is wrong */
+                       _("%s: the server sent an item that is not valid: %s"),
                        operation, local_error->message);
           return NULL;
         }
@@ -474,8 +493,10 @@ check_crc (DynHttpResponse  *http,
                                       g_hash_table_lookup (http->headers, "x-amzn-requestid"),
                                       http->status, NULL);
       g_free ((*error)->message);
-      (*error)->message = g_strdup_printf ("%s: the response failed its CRC32 check "
-                                           "(x-amz-crc32 %s, body %lu); it was damaged in transit",
+      /* Translators: the first %s is an operation (GetItem, Query …), the second the checksum the
+       * server sent in its x-amz-crc32 header (keep the name), %lu the checksum of the body received */
+      (*error)->message = g_strdup_printf (_("%s: the response failed its CRC32 check "
+                                             "(x-amz-crc32 %s, body %lu); it was damaged in transit"),
                                            operation, header, actual);
       return FALSE;
     }
@@ -615,7 +636,8 @@ dyn_client_call_async (DynClient           *self,
   if (self->read_only && !operation_is_read (operation, params))
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_READ_ONLY,
-                               "%s refused: this connection is read-only", operation);
+                               /* Translators: %s is an operation: PutItem, DeleteItem … */
+                               _("%s refused: this connection is read-only"), operation);
       return;
     }
 
@@ -710,7 +732,7 @@ client_new (const char              *endpoint,
   if (self->host == NULL)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                   "“%s” is not a valid endpoint URL", url);
+                   _("“%s” is not a valid endpoint URL"), url);
       return NULL;
     }
   self->endpoint = g_steal_pointer (&url);
@@ -858,8 +880,9 @@ list_tables_cb (GObject      *object,
   arr = dyn_json_object_get_array (obj, "TableNames");
   if (arr == NULL)
     {
-      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,
-                               "ListTables: the response has no TableNames list");
+      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL, "%s",
+                               /* Translators: ListTables and TableNames are names; keep them */
+                               _("ListTables: the response has no TableNames list"));
       return;
     }
   for (guint i = 0; i < json_array_get_length (arr); i++)
@@ -868,7 +891,8 @@ list_tables_cb (GObject      *object,
       if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
         {
           g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,
-                                   "ListTables: TableNames[%u] is not a string", i);
+                                   /* Translators: ListTables and TableNames are names; keep them */
+                                   _("ListTables: TableNames[%u] is not a string"), i);
           return;
         }
       g_ptr_array_add (names, g_strdup (json_node_get_string (n)));
@@ -991,7 +1015,10 @@ batch_continue (GTask    *task,
   if (b->empty_rounds >= MAX (self->max_attempts, 8u))
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_THROTTLED,
-                               "%u items of %s stayed unprocessed after %u rounds",
+                               /* Translators: the first %u is a number of items, %s a table, the last
+                                * %u how often they were sent again (at least 8) */
+                               g_dngettext (GETTEXT_PACKAGE, "%u item of %s stayed unprocessed after %u rounds",
+                                            "%u items of %s stayed unprocessed after %u rounds", b->pending->len),
                                b->pending->len, b->table, b->empty_rounds);
       g_object_unref (task);
       return;
@@ -1030,7 +1057,7 @@ batch_get_cb (GObject      *object,
       DynValue *item = dyn_item_from_ddb_json (json_array_get_element (items, i), &error);
       if (item == NULL)
         {
-          g_prefix_error (&error, "BatchGetItem: ");
+          g_prefix_error (&error, "%s: ", "BatchGetItem");
           error->domain = DYN_ERROR;
           error->code = DYN_ERROR_PROTOCOL;
           g_task_return_error (task, error);
@@ -1256,7 +1283,8 @@ dyn_client_batch_write_async (DynClient           *self,
   if (self->read_only && b->pending->len > 0)
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_READ_ONLY,
-                               "BatchWriteItem refused: this connection is read-only");
+                               /* Translators: %s is an operation: PutItem, DeleteItem … */
+                               _("%s refused: this connection is read-only"), "BatchWriteItem");
       g_object_unref (task);
       return;
     }
@@ -1332,7 +1360,8 @@ parse_key_spec (const char  *spec,
       (strcmp (colon + 1, "S") != 0 && strcmp (colon + 1, "N") != 0 && strcmp (colon + 1, "B") != 0))
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                   "“%s”: a key is written NAME:TYPE with TYPE one of S, N, B", spec);
+                   /* Translators: %s is the key as given; keep NAME:TYPE and S, N, B as they are */
+                   _("“%s”: a key is written NAME:TYPE with TYPE one of S, N, B"), spec);
       return FALSE;
     }
   *name = g_strndup (spec, colon - spec);
@@ -1418,14 +1447,16 @@ dyn_create_table_params (const char          *table,
           if ((n != 3 && n != 5) || *parts[0] == '\0')
             {
               g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                           "“%s”: an index is written NAME:PK:TYPE or NAME:PK:TYPE:SK:TYPE", gsis[i]);
+                           /* Translators: %s is the index as given; keep NAME:PK:TYPE and NAME:PK:TYPE:SK:TYPE */
+                           _("“%s”: an index is written NAME:PK:TYPE or NAME:PK:TYPE:SK:TYPE"), gsis[i]);
               return NULL;
             }
           for (guint j = 2; j < n; j += 2)
             if (strcmp (parts[j], "S") != 0 && strcmp (parts[j], "N") != 0 && strcmp (parts[j], "B") != 0)
               {
                 g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                             "“%s”: key type “%s” is not S, N or B", gsis[i], parts[j]);
+                             /* Translators: the first %s is the index as given, the second a key type in it */
+                             _("“%s”: key type “%s” is not S, N or B"), gsis[i], parts[j]);
                 return NULL;
               }
           add_attribute_definition (defs, seen, parts[1], parts[2]);

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "dyn-collections.h"
 #include "dyn-item-object-private.h"
 
@@ -149,7 +151,7 @@ static char *
 key_to_title (const DynValue *pk)
 {
   if (pk == NULL)
-    return g_strdup (DYN_COLLECTION_NO_KEY_TITLE);
+    return g_strdup (_("(no key)"));
 
   switch (dyn_value_get_value_type (pk))
     {

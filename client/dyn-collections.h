@@ -10,7 +10,8 @@
 G_BEGIN_DECLS
 
 /* The title of the collection that holds items without the partition key
- * (a projection that left the key out). Not translated here. */
+ * (a projection that left the key out), untranslated; the collection's title
+ * is its translation. */
 #define DYN_COLLECTION_NO_KEY_TITLE "(no key)"
 
 /**

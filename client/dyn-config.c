@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "dyn-config.h"
 #include "dyn-error.h"
 
@@ -186,7 +188,9 @@ ini_error (IniFile     *ini,
            guint        line,
            const char  *message)
 {
-  g_set_error (error, DYN_ERROR, DYN_ERROR_CONFIG, "%s line %u: %s", ini->display, line, message);
+  /* Translators: a malformed line of an AWS configuration file. The first %s is the file
+   * (“~/.aws/config”), %u the line number, the last %s what is wrong with the line */
+  g_set_error (error, DYN_ERROR, DYN_ERROR_CONFIG, _("%s line %u: %s"), ini->display, line, message);
   return FALSE;
 }
 
@@ -219,7 +223,9 @@ finish_property (IniFile          *ini,
           if (key == NULL || *key == '\0')
             {
               ini_property_free (prop);
-              return ini_error (ini, error, piece->line, "expected 'key = value' in the indented block");
+              return ini_error (ini, error, piece->line,
+                                /* Translators: “key = value” is the syntax of the file; keep it */
+                                _("expected 'key = value' in the indented block"));
             }
           g_hash_table_replace (prop->nested, g_steal_pointer (&key), g_strstrip (g_strdup (eq + 1)));
         }
@@ -293,7 +299,7 @@ ini_parse (IniFile     *ini,
       if (line_len > 0 && p[line_len - 1] == '\r')
         line_len--;
       if (memchr (p, '\0', line_len) != NULL || !g_utf8_validate_len (p, line_len, NULL))
-        return ini_error (ini, error, lineno, "not valid UTF-8 text");
+        return ini_error (ini, error, lineno, _("not valid UTF-8 text"));
       line = g_strndup (p, line_len);
       p = line_end + 1;
 
@@ -330,21 +336,23 @@ ini_parse (IniFile     *ini,
           char *after;
 
           if (close == NULL)
-            return ini_error (ini, error, lineno, "expected ']' at the end of the section header");
+            return ini_error (ini, error, lineno, _("expected ']' at the end of the section header"));
           *close = '\0';
           after = close + 1;
           while (is_blank (*after))
             after++;
           if (*after != '\0' && *after != '#' && *after != ';')
-            return ini_error (ini, error, lineno, "unexpected text after the section header");
+            return ini_error (ini, error, lineno, _("unexpected text after the section header"));
           g_strstrip (rest + 1);
           if (rest[1] == '\0')
-            return ini_error (ini, error, lineno, "empty section name");
+            return ini_error (ini, error, lineno, _("empty section name"));
           section = get_section (ini, rest + 1, lineno);
         }
       else if (section == NULL)
         {
-          return ini_error (ini, error, lineno, "expected a section header such as '[default]' before the first setting");
+          /* Translators: “[default]” is the syntax of the file; keep it */
+          return ini_error (ini, error, lineno,
+                            _("expected a section header such as '[default]' before the first setting"));
         }
       else
         {
@@ -358,7 +366,8 @@ ini_parse (IniFile     *ini,
               key = g_ascii_strdown (g_strchomp (raw), -1);
             }
           if (key == NULL || *key == '\0')
-            return ini_error (ini, error, lineno, "expected 'key = value'");
+            /* Translators: “key = value” is the syntax of the file; keep it */
+            return ini_error (ini, error, lineno, _("expected 'key = value'"));
 
           strip_inline_comment (delim + 1);
           pending = g_new0 (PendingProperty, 1);
@@ -381,7 +390,8 @@ ini_file_new (const char *path)
   IniFile *ini = g_new0 (IniFile, 1);
 
   ini->path = g_strdup (path);
-  ini->display = path != NULL ? display_path (path) : g_strdup ("(none)");
+  /* Translators: in place of a file name, when no such file is used */
+  ini->display = path != NULL ? display_path (path) : g_strdup (_("(none)"));
   ini->sections = g_ptr_array_new_with_free_func ((GDestroyNotify) ini_section_free);
   ini->by_header = g_hash_table_new (g_str_hash, g_str_equal);
 
@@ -407,7 +417,8 @@ ini_load (const char  *path,
           g_debug ("%s does not exist; reading it as empty", ini->display);
           return g_steal_pointer (&ini);
         }
-      g_set_error (error, DYN_ERROR, DYN_ERROR_CONFIG, "%s cannot be read: %s",
+      /* Translators: the first %s is a file, the second why it cannot be read */
+      g_set_error (error, DYN_ERROR, DYN_ERROR_CONFIG, _("%s cannot be read: %s"),
                    ini->display, local_error->message);
       return NULL;
     }
@@ -858,7 +869,8 @@ resolve_endpoint (DynSharedConfig         *shared,
   if ((value = nonempty (options->endpoint_url)) != NULL)
     {
       self->endpoint_url = g_strdup (value);
-      self->endpoint_source = g_strdup ("the given endpoint");
+      /* Translators: where the endpoint came from: the one given on the command line or in the connection */
+      self->endpoint_source = g_strdup (_("the given endpoint"));
       return;
     }
 
@@ -883,12 +895,16 @@ resolve_endpoint (DynSharedConfig         *shared,
   else if ((value = services_endpoint (shared, name, &services_name)) != NULL)
     {
       self->endpoint_url = g_strdup (value);
-      self->endpoint_source = g_strdup_printf ("services section '%s' in %s", services_name, shared->config->display);
+      /* Translators: where the endpoint came from. “services” is a kind of section of
+       * ~/.aws/config; keep it. The first %s is the section's name, the second the file */
+      self->endpoint_source = g_strdup_printf (_("services section '%s' in %s"), services_name,
+                                               shared->config->display);
     }
   else if ((value = nonempty (profile_value (shared, name, "endpoint_url", &file))) != NULL)
     {
       self->endpoint_url = g_strdup (value);
-      self->endpoint_source = g_strdup_printf ("profile '%s' in %s", name, file);
+      /* Translators: where a setting came from. The first %s is an AWS profile, the second a file */
+      self->endpoint_source = g_strdup_printf (_("profile '%s' in %s"), name, file);
     }
 }
 
@@ -905,7 +921,8 @@ resolve_region (DynSharedConfig          *shared,
   if ((value = nonempty (options->region)) != NULL)
     {
       self->region = g_strdup (value);
-      self->region_source = g_strdup ("the given region");
+      /* Translators: where the region came from: the one given on the command line or in the connection */
+      self->region_source = g_strdup (_("the given region"));
     }
   else if ((value = env ("AWS_REGION")) != NULL)
     {
@@ -920,7 +937,8 @@ resolve_region (DynSharedConfig          *shared,
   else if ((value = nonempty (profile_value (shared, name, "region", &file))) != NULL)
     {
       self->region = g_strdup (value);
-      self->region_source = g_strdup_printf ("profile '%s' in %s", name, file);
+      /* Translators: where a setting came from. The first %s is an AWS profile, the second a file */
+      self->region_source = g_strdup_printf (_("profile '%s' in %s"), name, file);
     }
   else if (self->endpoint_url != NULL)
     {
@@ -928,13 +946,16 @@ resolve_region (DynSharedConfig          *shared,
       g_debug ("No region configured for profile '%s'; using us-east-1 for the endpoint %s",
                name, self->endpoint_url);
       self->region = g_strdup ("us-east-1");
-      self->region_source = g_strdup ("the default for a custom endpoint");
+      /* Translators: where the region came from: none is configured, so us-east-1 is used */
+      self->region_source = g_strdup (_("the default for a custom endpoint"));
     }
   else
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_CONFIG,
-                   "No region is configured: tried AWS_REGION, AWS_DEFAULT_REGION "
-                   "and the 'region' of profile '%s' in %s and %s",
+                   /* Translators: AWS_REGION, AWS_DEFAULT_REGION and “region” are names; keep them.
+                    * The first %s is an AWS profile, the other two are files */
+                   _("No region is configured: tried AWS_REGION, AWS_DEFAULT_REGION "
+                     "and the 'region' of profile '%s' in %s and %s"),
                    name, shared->config->display, shared->credentials->display);
       return FALSE;
     }
@@ -965,7 +986,9 @@ section_keys (IniSection            *section,
   if (access_key_id == NULL || secret == NULL)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   "Profile '%s' in %s has %s but no %s",
+                   /* Translators: the first %s is an AWS profile, the second a file, the others are
+                    * aws_access_key_id and aws_secret_access_key (one of each) */
+                   _("Profile '%s' in %s has %s but no %s"),
                    name, file,
                    access_key_id != NULL ? "aws_access_key_id" : "aws_secret_access_key",
                    access_key_id != NULL ? "aws_secret_access_key" : "aws_access_key_id");
@@ -976,7 +999,8 @@ section_keys (IniSection            *section,
     token = nonempty (section_value (section, "aws_security_token"));
 
   creds = dyn_credentials_new (access_key_id, secret, token, NULL);
-  description = g_strdup_printf ("profile '%s' in %s", name, file);
+  /* Translators: where a setting came from. The first %s is an AWS profile, the second a file */
+  description = g_strdup_printf (_("profile '%s' in %s"), name, file);
   return dyn_credentials_provider_new_for_credentials (creds, source, description);
 }
 
@@ -988,10 +1012,17 @@ resolve_credentials (DynSharedConfig          *shared,
                      GError                  **error)
 {
   static const char * const unsupported[][2] = {
-    { "role_arn", "assumes a role (role_arn)" },
-    { "web_identity_token_file", "uses a web identity token" },
-    { "sso_session", "uses AWS IAM Identity Center (sso_session)" },
-    { "sso_start_url", "uses AWS IAM Identity Center (sso_start_url)" },
+    /* Translators: %s is an AWS profile; keep the names in parentheses */
+    { "role_arn", N_("Profile '%s' assumes a role (role_arn), which Dynoscope does not support yet.") },
+    /* Translators: %s is an AWS profile */
+    { "web_identity_token_file", N_("Profile '%s' uses a web identity token, which Dynoscope does not "
+                                    "support yet.") },
+    /* Translators: %s is an AWS profile; keep the names in parentheses */
+    { "sso_session", N_("Profile '%s' uses AWS IAM Identity Center (sso_session), which Dynoscope does not "
+                        "support yet.") },
+    /* Translators: %s is an AWS profile; keep the names in parentheses */
+    { "sso_start_url", N_("Profile '%s' uses AWS IAM Identity Center (sso_start_url), which Dynoscope does not "
+                          "support yet.") },
   };
   DynCredentialsProvider *provider;
   const char *process;
@@ -1005,7 +1036,7 @@ resolve_credentials (DynSharedConfig          *shared,
       if (nonempty (options->access_key_id) == NULL || nonempty (options->secret_access_key) == NULL)
         {
           g_set_error_literal (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                               "Both an access key id and a secret access key are needed");
+                               _("Both an access key id and a secret access key are needed"));
           return NULL;
         }
       return dyn_credentials_provider_new_static (options->access_key_id, options->secret_access_key,
@@ -1021,7 +1052,8 @@ resolve_credentials (DynSharedConfig          *shared,
       if (env ("AWS_SECRET_ACCESS_KEY") == NULL)
         {
           g_set_error_literal (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                               "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not");
+                               /* Translators: the names of two environment variables; keep them */
+                               _("AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not"));
           return NULL;
         }
       if (token == NULL)
@@ -1029,7 +1061,8 @@ resolve_credentials (DynSharedConfig          *shared,
 
       creds = dyn_credentials_new (env ("AWS_ACCESS_KEY_ID"), env ("AWS_SECRET_ACCESS_KEY"), token, NULL);
       return dyn_credentials_provider_new_for_credentials (creds, DYN_CREDENTIALS_SOURCE_ENVIRONMENT,
-                                                           "environment variables");
+                                                           /* Translators: where the credentials came from */
+                                                           _("environment variables"));
     }
 
   /* Using the profile's keys instead of the role it names would be a different identity. */
@@ -1058,11 +1091,20 @@ resolve_credentials (DynSharedConfig          *shared,
         goto unsupported_profile;
     }
 
-  g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-               "No credentials found: tried %saws_access_key_id of profile '%s' in %s and %s, "
-               "and its credential_process",
-               explicit_profile ? "" : "AWS_ACCESS_KEY_ID, ",
-               name, shared->credentials->display, shared->config->display);
+  if (explicit_profile)
+    g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                 /* Translators: aws_access_key_id and credential_process are settings; keep them.
+                  * The first %s is an AWS profile, the other two are files */
+                 _("No credentials found: tried aws_access_key_id of profile '%s' in %s and %s, "
+                   "and its credential_process"),
+                 name, shared->credentials->display, shared->config->display);
+  else
+    g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                 /* Translators: AWS_ACCESS_KEY_ID, aws_access_key_id and credential_process are names;
+                  * keep them. The first %s is an AWS profile, the other two are files */
+                 _("No credentials found: tried AWS_ACCESS_KEY_ID, aws_access_key_id of profile '%s' in %s "
+                   "and %s, and its credential_process"),
+                 name, shared->credentials->display, shared->config->display);
   return NULL;
 
 unsupported_profile:
@@ -1070,11 +1112,15 @@ unsupported_profile:
     {
       if (nonempty (profile_value (shared, name, unsupported[i][0], NULL)) != NULL)
         {
+          g_autofree char *what = g_strdup_printf (_(unsupported[i][1]), name);
+
           g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                       "Profile '%s' %s, which Dynoscope does not support yet. With AWS CLI v2, "
-                       "add to another profile: credential_process = aws configure export-credentials "
-                       "--profile %s --format process",
-                       name, unsupported[i][1], name);
+                       /* Translators: the first %s is a sentence such as “Profile 'x' assumes a role
+                        * (role_arn), which Dynoscope does not support yet.”, the second an AWS profile.
+                        * Keep the command line as it is */
+                       _("%s With AWS CLI v2, add to another profile: credential_process = aws configure "
+                         "export-credentials --profile %s --format process"),
+                       what, name);
           break;
         }
     }
@@ -1125,7 +1171,8 @@ dyn_profile_resolve (DynSharedConfig          *shared,
   if (!g_str_equal (name, "default") && !dyn_shared_config_has_profile (shared, name))
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_CONFIG,
-                   "The profile '%s' is in neither %s nor %s",
+                   /* Translators: the first %s is an AWS profile, the other two are files */
+                   _("The profile '%s' is in neither %s nor %s"),
                    name, shared->config->display, shared->credentials->display);
       return NULL;
     }

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
 #include "dyn-connection.h"
@@ -369,7 +370,8 @@ dyn_connection_create_client_async (DynConnection       *self,
       options.endpoint_url = self->endpoint_url;
       if (self->access_key_id != NULL)
         {
-          g_autofree char *description = g_strdup_printf ("the system keyring (connection '%s')",
+          /* Translators: where the credentials came from; %s is the connection's name */
+          g_autofree char *description = g_strdup_printf (_("the system keyring (connection '%s')"),
                                                           self->name != NULL ? self->name : self->id);
 
           keyring_provider = dyn_keyring_provider_new (self->id, self->access_key_id, description);
@@ -605,7 +607,8 @@ dyn_connection_store_load_with_config (DynConnectionStore  *self,
     {
       if (!g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
         {
-          g_propagate_prefixed_error (error, local_error, "Cannot read %s: ", self->path);
+          /* Translators: %s is a file; why it cannot be read follows */
+          g_propagate_prefixed_error (error, local_error, _("Cannot read %s: "), self->path);
           return FALSE;
         }
       g_clear_error (&local_error);
@@ -721,7 +724,8 @@ dyn_connection_store_save (DynConnectionStore  *self,
       int saved_errno = errno;
 
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
-                   "Cannot create %s: %s", dir, g_strerror (saved_errno));
+                   /* Translators: the first %s is a folder, the second why it cannot be created */
+                   _("Cannot create %s: %s"), dir, g_strerror (saved_errno));
       return FALSE;
     }
 
@@ -782,26 +786,28 @@ check_user_connection (DynConnectionStore  *self,
   if (connection->kind != DYN_CONNECTION_KIND_USER)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                   "The connection '%s' is an AWS profile; change it in the AWS config files",
+                   /* Translators: %s is the connection's name */
+                   _("The connection '%s' is an AWS profile; change it in the AWS config files"),
                    connection->name);
       return FALSE;
     }
   if (connection->name == NULL)
     {
-      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "A connection needs a name");
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("A connection needs a name"));
       return FALSE;
     }
   other = dyn_connection_store_lookup_by_name (self, connection->name);
   if (other != NULL && other != connection)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                   "There is already a connection named '%s'", connection->name);
+                   /* Translators: %s is the connection's name */
+                   _("There is already a connection named '%s'"), connection->name);
       return FALSE;
     }
   if (secret_access_key != NULL && connection->access_key_id == NULL)
     {
       g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                           "A secret key needs an access key id");
+                           _("A secret key needs an access key id"));
       return FALSE;
     }
   return TRUE;
@@ -889,7 +895,8 @@ dyn_connection_store_add_async (DynConnectionStore  *self,
   if (dyn_connection_store_lookup (self, connection->id) != NULL)
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                               "The connection '%s' is already saved", connection->name);
+                               /* Translators: %s is the connection's name */
+                               _("The connection '%s' is already saved"), connection->name);
       return;
     }
   add_update_store (task, connection, secret_access_key, session_token, cancellable);
@@ -926,7 +933,8 @@ dyn_connection_store_update_async (DynConnectionStore  *self,
   if (!find_position (self, connection, NULL))
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                               "The connection '%s' is not in this list", connection->name);
+                               /* Translators: %s is the connection's name */
+                               _("The connection '%s' is not in this list"), connection->name);
       return;
     }
 
@@ -1008,13 +1016,15 @@ dyn_connection_store_remove_async (DynConnectionStore  *self,
   if (!find_position (self, connection, NULL))
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                               "The connection '%s' is not in this list", connection->name);
+                               /* Translators: %s is the connection's name */
+                               _("The connection '%s' is not in this list"), connection->name);
       return;
     }
   if (connection->kind != DYN_CONNECTION_KIND_USER)
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                               "The connection '%s' is an AWS profile; remove it from the AWS config files",
+                               /* Translators: %s is the connection's name */
+                               _("The connection '%s' is an AWS profile; remove it from the AWS config files"),
                                connection->name);
       return;
     }

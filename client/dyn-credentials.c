@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
 #include "dyn-credentials.h"
@@ -216,9 +217,7 @@ process_result (DynCredentialsProvider  *self,
 
   if (!g_subprocess_get_if_exited (process) || g_subprocess_get_exit_status (process) != 0)
     {
-      g_autofree char *stderr_text = NULL;
       g_autofree char *clean = NULL;
-      g_autofree char *status = NULL;
 
       if (err != NULL && g_bytes_get_size (err) > 0)
         {
@@ -230,26 +229,41 @@ process_result (DynCredentialsProvider  *self,
             *g_utf8_offset_to_pointer (clean, STDERR_LIMIT) = '\0';
         }
 
-      if (g_subprocess_get_if_signaled (process))
-        status = g_strdup_printf ("was killed by signal %d", g_subprocess_get_term_sig (process));
+      if (g_subprocess_get_if_signaled (process) && clean != NULL && *clean != '\0')
+        g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                     /* Translators: credential_process is a setting; keep it. The first %s is an AWS
+                      * profile, the second the program, %d the signal, the third %s what the program
+                      * printed on its error output */
+                     _("credential_process of profile '%s' (%s) was killed by signal %d: %s"),
+                     self->profile_name, program, g_subprocess_get_term_sig (process), clean);
+      else if (g_subprocess_get_if_signaled (process))
+        g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                     /* Translators: credential_process is a setting; keep it. The first %s is an AWS
+                      * profile, the second the program, %d the signal */
+                     _("credential_process of profile '%s' (%s) was killed by signal %d (no error output)"),
+                     self->profile_name, program, g_subprocess_get_term_sig (process));
+      else if (clean != NULL && *clean != '\0')
+        g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                     /* Translators: credential_process is a setting; keep it. The first %s is an AWS
+                      * profile, the second the program, %d its exit status, the third %s what the
+                      * program printed on its error output */
+                     _("credential_process of profile '%s' (%s) failed with exit status %d: %s"),
+                     self->profile_name, program, g_subprocess_get_exit_status (process), clean);
       else
-        status = g_strdup_printf ("failed with exit status %d", g_subprocess_get_exit_status (process));
-
-      if (clean != NULL && *clean != '\0')
-        stderr_text = g_strdup_printf (": %s", clean);
-      else
-        stderr_text = g_strdup (" (no error output)");
-
-      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   "credential_process of profile '%s' (%s) %s%s",
-                   self->profile_name, program, status, stderr_text);
+        g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                     /* Translators: credential_process is a setting; keep it. The first %s is an AWS
+                      * profile, the second the program, %d its exit status */
+                     _("credential_process of profile '%s' (%s) failed with exit status %d (no error output)"),
+                     self->profile_name, program, g_subprocess_get_exit_status (process));
       return NULL;
     }
 
   if (object == NULL)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   "credential_process of profile '%s' (%s) did not print a JSON object",
+                   /* Translators: credential_process is a setting; keep it. The first %s is an AWS
+                    * profile, the second the program */
+                   _("credential_process of profile '%s' (%s) did not print a JSON object"),
                    self->profile_name, program);
       return NULL;
     }
@@ -258,7 +272,9 @@ process_result (DynCredentialsProvider  *self,
   if (version == NULL)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   "credential_process of profile '%s' (%s) printed no 'Version'; it must be 1",
+                   /* Translators: credential_process and Version are names; keep them. The first %s
+                    * is an AWS profile, the second the program */
+                   _("credential_process of profile '%s' (%s) printed no 'Version'; it must be 1"),
                    self->profile_name, program);
       return NULL;
     }
@@ -266,7 +282,10 @@ process_result (DynCredentialsProvider  *self,
       || json_node_get_int (version) != 1)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   "credential_process of profile '%s' (%s) printed an unsupported 'Version'; only 1 is supported",
+                   /* Translators: credential_process and Version are names; keep them. The first %s
+                    * is an AWS profile, the second the program */
+                   _("credential_process of profile '%s' (%s) printed an unsupported 'Version'; "
+                     "only 1 is supported"),
                    self->profile_name, program);
       return NULL;
     }
@@ -282,7 +301,9 @@ process_result (DynCredentialsProvider  *self,
       const char *missing = (access_key_id == NULL || *access_key_id == '\0') ? "AccessKeyId" : "SecretAccessKey";
 
       g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   "credential_process of profile '%s' (%s) printed no '%s' string",
+                   /* Translators: credential_process is a setting; keep it. The first %s is an AWS
+                    * profile, the second the program, the third AccessKeyId or SecretAccessKey */
+                   _("credential_process of profile '%s' (%s) printed no '%s' string"),
                    self->profile_name, program, missing);
       return NULL;
     }
@@ -291,7 +312,9 @@ process_result (DynCredentialsProvider  *self,
       && !JSON_NODE_HOLDS_NULL (json_object_get_member (object, "SessionToken")))
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   "credential_process of profile '%s' (%s) printed a 'SessionToken' that is not a string",
+                   /* Translators: credential_process and SessionToken are names; keep them. The
+                    * first %s is an AWS profile, the second the program */
+                   _("credential_process of profile '%s' (%s) printed a 'SessionToken' that is not a string"),
                    self->profile_name, program);
       return NULL;
     }
@@ -304,7 +327,10 @@ process_result (DynCredentialsProvider  *self,
       if (expiration == NULL)
         {
           g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                       "credential_process of profile '%s' (%s) printed an 'Expiration' that is not an ISO 8601 time",
+                       /* Translators: credential_process and Expiration are names; keep them. The
+                        * first %s is an AWS profile, the second the program */
+                       _("credential_process of profile '%s' (%s) printed an 'Expiration' that is not "
+                         "an ISO 8601 time"),
                        self->profile_name, program);
           return NULL;
         }
@@ -313,7 +339,9 @@ process_result (DynCredentialsProvider  *self,
            && !JSON_NODE_HOLDS_NULL (json_object_get_member (object, "Expiration")))
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   "credential_process of profile '%s' (%s) printed an 'Expiration' that is not a string",
+                   /* Translators: credential_process and Expiration are names; keep them. The
+                    * first %s is an AWS profile, the second the program */
+                   _("credential_process of profile '%s' (%s) printed an 'Expiration' that is not a string"),
                    self->profile_name, program);
       return NULL;
     }
@@ -483,7 +511,8 @@ custom_fetch_cb (GObject      *object,
 
   creds = self->fetch_finish (result, &error, self->fetch_data);
   if (creds == NULL && error == NULL)
-    error = g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS, "%s returned no credentials", self->description);
+    /* Translators: %s says where credentials come from, e.g. “credential_process of profile 'dev'” */
+    error = g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS, _("%s returned no credentials"), self->description);
 
   fetch_done (fetch, creds, error);
 }
@@ -503,7 +532,9 @@ spawn (DynCredentialsProvider  *self,
       g_autofree char *program = process_name (self);
 
       g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   "credential_process of profile '%s' (%s) could not be started: %s",
+                   /* Translators: credential_process is a setting; keep it. The first %s is an AWS
+                    * profile, the second the program, the third why it could not be started */
+                   _("credential_process of profile '%s' (%s) could not be started: %s"),
                    self->profile_name, program, local_error->message);
       return NULL;
     }
@@ -606,7 +637,8 @@ dyn_credentials_provider_new_static (const char *access_key_id,
   g_return_val_if_fail (secret_access_key != NULL, NULL);
 
   creds = dyn_credentials_new (access_key_id, secret_access_key, session_token, NULL);
-  return dyn_credentials_provider_new_for_credentials (creds, DYN_CREDENTIALS_SOURCE_STATIC, "static keys");
+  /* Translators: where the credentials came from: keys given directly */
+  return dyn_credentials_provider_new_for_credentials (creds, DYN_CREDENTIALS_SOURCE_STATIC, _("static keys"));
 }
 
 DynCredentialsProvider *
@@ -621,7 +653,8 @@ dyn_credentials_provider_new_for_credentials (DynCredentials       *credentials,
   self = g_object_new (DYN_TYPE_CREDENTIALS_PROVIDER, NULL);
   self->kind = KIND_FIXED;
   self->source = source;
-  self->description = g_strdup (description != NULL ? description : "static keys");
+  /* Translators: where the credentials came from: keys given directly */
+  self->description = g_strdup (description != NULL ? description : _("static keys"));
   self->cached = dyn_credentials_ref (credentials);
 
   return self;
@@ -646,7 +679,9 @@ dyn_credentials_provider_new_process (const char  *command_line,
   if (!g_shell_parse_argv (command_line, NULL, &argv, &local_error))
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_CONFIG,
-                   "credential_process of profile '%s' cannot be split into arguments: %s",
+                   /* Translators: credential_process is a setting; keep it. The first %s is an AWS
+                    * profile, the second what is wrong with its command line */
+                   _("credential_process of profile '%s' cannot be split into arguments: %s"),
                    profile_name, local_error->message);
       return NULL;
     }
@@ -656,7 +691,9 @@ dyn_credentials_provider_new_process (const char  *command_line,
   self->source = DYN_CREDENTIALS_SOURCE_PROCESS;
   self->argv = g_steal_pointer (&argv);
   self->profile_name = g_strdup (profile_name);
-  self->description = g_strdup_printf ("credential_process of profile '%s'", profile_name);
+  /* Translators: where the credentials came from. credential_process is a setting; keep it.
+   * %s is an AWS profile */
+  self->description = g_strdup_printf (_("credential_process of profile '%s'"), profile_name);
 
   return self;
 }
@@ -680,7 +717,8 @@ dyn_credentials_provider_new_custom (DynCredentialsFetchFunc        fetch,
   self->fetch_finish = finish;
   self->fetch_data = user_data;
   self->fetch_data_destroy = destroy;
-  self->description = g_strdup (description != NULL ? description : "custom credentials");
+  /* Translators: where the credentials came from: a provider the program supplies */
+  self->description = g_strdup (description != NULL ? description : _("custom credentials"));
 
   return self;
 }
@@ -852,7 +890,9 @@ dyn_credentials_provider_get (DynCredentialsProvider  *self,
       result = data.result;
       creds = self->fetch_finish (result, &fetch_error, self->fetch_data);
       if (creds == NULL && fetch_error == NULL)
-        fetch_error = g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS, "%s returned no credentials", self->description);
+        /* Translators: %s says where credentials come from, e.g. “credential_process of profile 'dev'” */
+        fetch_error = g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS, _("%s returned no credentials"),
+                                   self->description);
 
       return settle (self, creds, fetch_error, error);
     }

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "dyn-error.h"
 
 typedef DynErrorDetails DynErrorPrivate;
@@ -70,7 +72,7 @@ dyn_error_new_service (DynError    code,
   else if (aws_code != NULL)
     error = g_error_new (DYN_ERROR, code, "%s", aws_code);
   else
-    error = g_error_new (DYN_ERROR, code, "%s", message ? message : "DynamoDB error");
+    error = g_error_new (DYN_ERROR, code, "%s", message ? message : _("DynamoDB error"));
 
   details = dyn_error_get_private (error);
   details->aws_code = g_strdup (aws_code);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <curl/curl.h>
 #include <glib-unix.h>
+#include <glib/gi18n-lib.h>
 
 #include "dyn-error.h"
 #include "dyn-http.h"
@@ -161,13 +162,15 @@ error_from_curl (Transfer *t,
     case CURLE_WRITE_ERROR:
       if (t->too_big)
         return g_error_new (DYN_ERROR, DYN_ERROR_PROTOCOL,
-                            "The response from %s is larger than %zu bytes",
+                            /* Translators: %s is a URL, %zu the limit in bytes */
+                            _("The response from %s is larger than %zu bytes"),
                             t->url, t->http->max_body);
       break;
     default:
       break;
     }
-  return g_error_new (G_IO_ERROR, io, "Request to %s failed: %s", t->url, detail);
+  /* Translators: %s is a URL, the second %s what went wrong (from libcurl, in English) */
+  return g_error_new (G_IO_ERROR, io, _("Request to %s failed: %s"), t->url, detail);
 }
 
 static void
@@ -204,8 +207,9 @@ check_finished (DynHttp *self)
       if (!t->headers_done)
         {
           g_task_return_new_error (t->task, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
-                                   "Request to %s failed: the connection closed before "
-                                   "the response headers were complete", t->url);
+                                   /* Translators: %s is a URL */
+                                   _("Request to %s failed: the connection closed before "
+                                     "the response headers were complete"), t->url);
           transfer_free (t);
           continue;
         }
@@ -330,8 +334,8 @@ dyn_http_dispose (GObject *object)
         {
           Transfer *t = value;
           curl_multi_remove_handle (self->multi, t->easy);
-          g_task_return_new_error (t->task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                   "The connection was closed");
+          g_task_return_new_error (t->task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s",
+                                   _("The connection was closed"));
           g_hash_table_iter_steal (&iter);
           transfer_free (t);
         }
@@ -476,8 +480,8 @@ cancelled_cb (GCancellable *cancellable,
   curl_multi_remove_handle (self->multi, t->easy);
   g_hash_table_remove (self->transfers, t->easy);
   g_clear_pointer (&t->cancel_source, g_source_unref);   /* returning REMOVE destroys it */
-  g_task_return_new_error (t->task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                           "The request was cancelled");
+  g_task_return_new_error (t->task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s",
+                           _("The request was cancelled"));
   transfer_free (t);
   return G_SOURCE_REMOVE;
 }
@@ -511,8 +515,8 @@ dyn_http_post_async (DynHttp             *self,
 
   if (g_cancellable_is_cancelled (cancellable))
     {
-      g_task_return_new_error (t->task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                               "The request was cancelled");
+      g_task_return_new_error (t->task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s",
+                               _("The request was cancelled"));
       transfer_free (t);
       return;
     }
@@ -561,7 +565,8 @@ dyn_http_post_async (DynHttp             *self,
     {
       g_hash_table_remove (self->transfers, t->easy);
       g_task_return_new_error (t->task, G_IO_ERROR, G_IO_ERROR_FAILED,
-                               "Could not start the request: %s", curl_multi_strerror (mcode));
+                               /* Translators: %s is what went wrong (from libcurl, in English) */
+                               _("Could not start the request: %s"), curl_multi_strerror (mcode));
       transfer_free (t);
     }
 }
@@ -611,21 +616,21 @@ dyn_http_check_endpoint (const char  *url,
       curl_url_get (u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                   "“%s” is not a valid endpoint URL (expected e.g. http://localhost:8000)", url);
+                   _("“%s” is not a valid endpoint URL (expected e.g. http://localhost:8000)"), url);
       return FALSE;
     }
   if (g_ascii_strcasecmp (scheme, "https") != 0 && g_ascii_strcasecmp (scheme, "http") != 0)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                   "Endpoint “%s”: only http and https are supported", url);
+                   _("Endpoint “%s”: only http and https are supported"), url);
       return FALSE;
     }
 
   if (g_ascii_strcasecmp (scheme, "http") == 0 && !allow_insecure && !host_is_loopback (host))
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                   "Endpoint “%s” uses plain http to a host that is not this machine; "
-                   "use https, or allow insecure endpoints explicitly", url);
+                   _("Endpoint “%s” uses plain http to a host that is not this machine; "
+                     "use https, or allow insecure endpoints explicitly"), url);
       return FALSE;
     }
 

@@ -8,6 +8,8 @@
 #include <emmintrin.h>
 #endif
 
+#include <glib/gi18n-lib.h>
+
 #include "dyn-error.h"
 #include "dyn-json.h"
 #include "dyn-value-private.h"
@@ -119,19 +121,27 @@ fail (Parser     *P,
   va_end (args);
 }
 
+/* @expected is untranslated (marked with N_() where it has words): the
+ * parser passes it on every token, and only a failure looks it up. */
 static void
 fail_unexpected (Parser       *P,
                  const guchar *at,
                  const char   *expected)
 {
   if (at >= P->end)
-    fail (P, DYN_ERROR_PROTOCOL, "truncated JSON at byte %" G_GSIZE_FORMAT, offset (P, at));
+    fail (P, DYN_ERROR_PROTOCOL, _("truncated JSON at byte %zu"), offset (P, at));
+  else if (*at >= 0x21 && *at < 0x7f && expected == NULL)
+    fail (P, DYN_ERROR_PROTOCOL, _("unexpected character '%c' at byte %zu"), *at, offset (P, at));
   else if (*at >= 0x21 && *at < 0x7f)
-    fail (P, DYN_ERROR_PROTOCOL, "unexpected character '%c' at byte %" G_GSIZE_FORMAT "%s%s",
-          *at, offset (P, at), expected ? ", expected " : "", expected ? expected : "");
+    /* Translators: %c is the character found, %zu its offset, %s what was expected, e.g. “a member name” or “',' or '}'” */
+    fail (P, DYN_ERROR_PROTOCOL, _("unexpected character '%c' at byte %zu, expected %s"),
+          *at, offset (P, at), _(expected));
+  else if (expected == NULL)
+    fail (P, DYN_ERROR_PROTOCOL, _("unexpected byte 0x%02x at byte %zu"), *at, offset (P, at));
   else
-    fail (P, DYN_ERROR_PROTOCOL, "unexpected byte 0x%02x at byte %" G_GSIZE_FORMAT "%s%s",
-          *at, offset (P, at), expected ? ", expected " : "", expected ? expected : "");
+    /* Translators: 0x%02x is the byte found, %zu its offset, %s what was expected, e.g. “a member name” or “',' or '}'” */
+    fail (P, DYN_ERROR_PROTOCOL, _("unexpected byte 0x%02x at byte %zu, expected %s"),
+          *at, offset (P, at), _(expected));
 }
 
 static void
@@ -219,8 +229,12 @@ expect_end (Parser *P)
   skip_ws (P);
   if (P->p != P->end)
     {
-      fail (P, DYN_ERROR_PROTOCOL, "unexpected %s at byte %" G_GSIZE_FORMAT " after the JSON value",
-            *P->p >= 0x21 && *P->p < 0x7f ? "character" : "byte", offset (P, P->p));
+      if (*P->p >= 0x21 && *P->p < 0x7f)
+        fail (P, DYN_ERROR_PROTOCOL, _("unexpected character at byte %zu after the JSON value"),
+              offset (P, P->p));
+      else
+        fail (P, DYN_ERROR_PROTOCOL, _("unexpected byte at byte %zu after the JSON value"),
+              offset (P, P->p));
       return FALSE;
     }
   return TRUE;
@@ -249,7 +263,8 @@ next_separator (Parser *P,
       P->p++;
       return SEPARATOR_END;
     }
-  fail_unexpected (P, P->p, close == ']' ? "',' or ']'" : "',' or '}'");
+  /* Translators: what the JSON parser expected; keep the characters in quotes */
+  fail_unexpected (P, P->p, close == ']' ? N_("',' or ']'") : N_("',' or '}'"));
   return SEPARATOR_NONE;
 }
 
@@ -279,7 +294,7 @@ read_hex4 (Parser       *P,
 
   if (limit - at < 4)
     {
-      fail (P, DYN_ERROR_PROTOCOL, "invalid \\u escape at byte %" G_GSIZE_FORMAT, offset (P, at - 2));
+      fail (P, DYN_ERROR_PROTOCOL, _("invalid \\u escape at byte %zu"), offset (P, at - 2));
       return FALSE;
     }
   for (int i = 0; i < 4; i++)
@@ -287,7 +302,7 @@ read_hex4 (Parser       *P,
       int h = g_ascii_xdigit_value (at[i]);
       if (h < 0)
         {
-          fail (P, DYN_ERROR_PROTOCOL, "invalid \\u escape at byte %" G_GSIZE_FORMAT, offset (P, at - 2));
+          fail (P, DYN_ERROR_PROTOCOL, _("invalid \\u escape at byte %zu"), offset (P, at - 2));
           return FALSE;
         }
       v = (v << 4) | h;
@@ -336,7 +351,7 @@ decode_escapes (Parser       *P,
             return FALSE;
           if (cp >= 0xdc00 && cp <= 0xdfff)
             {
-              fail (P, DYN_ERROR_PROTOCOL, "lone low surrogate \\u%04X at byte %" G_GSIZE_FORMAT,
+              fail (P, DYN_ERROR_PROTOCOL, _("lone low surrogate \\u%04X at byte %zu"),
                     cp, offset (P, p));
               return FALSE;
             }
@@ -348,7 +363,7 @@ decode_escapes (Parser       *P,
                   !read_hex4 (P, p + 8, to, &lo) || lo < 0xdc00 || lo > 0xdfff)
                 {
                   g_clear_error (&P->error);
-                  fail (P, DYN_ERROR_PROTOCOL, "unpaired surrogate \\u%04X at byte %" G_GSIZE_FORMAT,
+                  fail (P, DYN_ERROR_PROTOCOL, _("unpaired surrogate \\u%04X at byte %zu"),
                         cp, offset (P, p));
                   return FALSE;
                 }
@@ -359,7 +374,7 @@ decode_escapes (Parser       *P,
           p += 6;
           continue;
         default:
-          fail (P, DYN_ERROR_PROTOCOL, "invalid escape at byte %" G_GSIZE_FORMAT, offset (P, p));
+          fail (P, DYN_ERROR_PROTOCOL, _("invalid escape at byte %zu"), offset (P, p));
           return FALSE;
         }
     }
@@ -412,8 +427,8 @@ read_string (Parser      *P,
 #endif
       if (q >= end)
         {
-          fail (P, DYN_ERROR_PROTOCOL, "truncated JSON at byte %" G_GSIZE_FORMAT
-                " (unterminated string)", offset (P, end));
+          fail (P, DYN_ERROR_PROTOCOL, _("truncated JSON at byte %zu (unterminated string)"),
+                offset (P, end));
           return FALSE;
         }
       cls = string_class[*q];
@@ -435,8 +450,8 @@ read_string (Parser      *P,
         }
       else
         {
-          fail (P, DYN_ERROR_PROTOCOL, "unescaped control character 0x%02x in string at byte %"
-                G_GSIZE_FORMAT, *q, offset (P, q));
+          fail (P, DYN_ERROR_PROTOCOL, _("unescaped control character 0x%02x in string at byte %zu"),
+                *q, offset (P, q));
           return FALSE;
         }
     }
@@ -446,7 +461,7 @@ read_string (Parser      *P,
       const char *bad;
       if (!g_utf8_validate_len ((const char *) s, q - s, &bad))
         {
-          fail (P, DYN_ERROR_PROTOCOL, "invalid UTF-8 in string at byte %" G_GSIZE_FORMAT,
+          fail (P, DYN_ERROR_PROTOCOL, _("invalid UTF-8 in string at byte %zu"),
                 offset (P, (const guchar *) bad));
           return FALSE;
         }
@@ -526,7 +541,7 @@ read_number (Parser        *P,
   return TRUE;
 
 bad:
-  fail_unexpected (P, p, "a digit");
+  fail_unexpected (P, p, N_("a digit"));
   return FALSE;
 }
 
@@ -610,7 +625,7 @@ build_map (Parser *P,
     {
       const DynNameRef *r = &P->nstack[nbase + dup];
       g_autofree char *name = g_strndup (P->names + r->off, MIN (r->len, 80));
-      fail (P, DYN_ERROR_PROTOCOL, "duplicate attribute name \"%s\"", name);
+      fail (P, DYN_ERROR_PROTOCOL, _("duplicate attribute name \"%s\""), name);
       return NULL;
     }
   npop_to (P, nbase);
@@ -625,7 +640,7 @@ check_name (Parser     *P,
 {
   if (G_UNLIKELY (memchr (name, '\0', len) != NULL))
     {
-      fail (P, DYN_ERROR_PROTOCOL, "attribute name contains U+0000");
+      fail (P, DYN_ERROR_PROTOCOL, "%s", _("attribute name contains U+0000"));
       return FALSE;
     }
   return TRUE;
@@ -644,7 +659,10 @@ ddb_map (Parser *P,
 
   if (depth > DYN_VALUE_MAX_DEPTH)
     {
-      fail (P, DYN_ERROR_PROTOCOL, "value nested deeper than %d levels", DYN_VALUE_MAX_DEPTH);
+      fail (P, DYN_ERROR_PROTOCOL,
+            g_dngettext (GETTEXT_PACKAGE, "value nested deeper than %d level", "value nested deeper than %d levels",
+                         DYN_VALUE_MAX_DEPTH),
+            DYN_VALUE_MAX_DEPTH);
       return NULL;
     }
 
@@ -663,7 +681,7 @@ ddb_map (Parser *P,
       guint slot;
       DynValue *v;
 
-      if (!expect_string (P, &name, &len, "an attribute name"))
+      if (!expect_string (P, &name, &len, N_("an attribute name")))
         return NULL;
       if (!check_name (P, name, len))
         return NULL;
@@ -738,16 +756,17 @@ json_kind_at (Parser *P)
 {
   switch (peek (P))
     {
-    case '"': return "a string";
-    case '{': return "an object";
-    case '[': return "an array";
-    case 't': case 'f': return "a boolean";
+    case '"': return _("a string");
+    case '{': return _("an object");
+    case '[': return _("an array");
+    case 't': case 'f': return _("a boolean");
     case 'n': return "null";
-    case -1: return "nothing";
-    default: return "a number";
+    case -1: return _("nothing");
+    default: return _("a number");
     }
 }
 
+/* @must is translated: what the payload of @type must be. */
 static void
 fail_shape (Parser     *P,
             const char *type,
@@ -756,12 +775,16 @@ fail_shape (Parser     *P,
   if (P->p >= P->end)
     fail_unexpected (P, P->p, NULL);
   else
-    fail (P, DYN_ERROR_PROTOCOL, "%s must be %s, not %s (at byte %" G_GSIZE_FORMAT ")",
+    /* Translators: the first %s is a DynamoDB type or a tag (“S”, “SS element”, “$map”, “Items”),
+     * the second what its value must be (“a string”), the third what it is (“a number”),
+     * %zu the offset in bytes */
+    fail (P, DYN_ERROR_PROTOCOL, _("%s must be %s, not %s (at byte %zu)"),
           type, must, json_kind_at (P), offset (P, P->p));
 }
 
 /* The string payload of a {"TYPE": payload} value; anything else fails as
- * not being @must. */
+ * not being @must (untranslated, marked with N_(): it is passed on every
+ * value, and only a failure looks it up). */
 static inline gboolean
 read_payload_string (Parser      *P,
                      const char  *type,
@@ -771,7 +794,7 @@ read_payload_string (Parser      *P,
 {
   if (peek (P) != '"')
     {
-      fail_shape (P, type, must);
+      fail_shape (P, type, _(must));
       return FALSE;
     }
   return read_string (P, out, out_len);
@@ -829,7 +852,7 @@ ddb_set (Parser       *P,
   if (peek (P) == ']')
     {
       P->p++;
-      fail (P, DYN_ERROR_INVALID_VALUE, "%s set must not be empty", tname);
+      fail (P, DYN_ERROR_INVALID_VALUE, _("%s set must not be empty"), tname);
       return NULL;
     }
   if (type == DYN_VALUE_BS)
@@ -843,8 +866,9 @@ ddb_set (Parser       *P,
       skip_ws (P);
       if (peek (P) != '"')
         {
-          g_autofree char *what = g_strdup_printf ("%s element", tname);
-          fail_shape (P, what, "a string");
+          /* Translators: %s is a set type: SS, NS or BS */
+          g_autofree char *what = g_strdup_printf (_("%s element"), tname);
+          fail_shape (P, what, _("a string"));
           path_push (P, "[%u]", i);
           goto out;
         }
@@ -931,7 +955,10 @@ ddb_list (Parser *P,
 
   if (depth > DYN_VALUE_MAX_DEPTH)
     {
-      fail (P, DYN_ERROR_PROTOCOL, "value nested deeper than %d levels", DYN_VALUE_MAX_DEPTH);
+      fail (P, DYN_ERROR_PROTOCOL,
+            g_dngettext (GETTEXT_PACKAGE, "value nested deeper than %d level", "value nested deeper than %d levels",
+                         DYN_VALUE_MAX_DEPTH),
+            DYN_VALUE_MAX_DEPTH);
       return NULL;
     }
 
@@ -981,25 +1008,26 @@ ddb_value (Parser *P,
       if (P->p >= P->end)
         fail_unexpected (P, P->p, NULL);
       else
-        fail (P, DYN_ERROR_PROTOCOL, "attribute value must be an object like {\"S\": …}, not %s "
-              "(at byte %" G_GSIZE_FORMAT ")", json_kind_at (P), offset (P, P->p));
+        /* Translators: %s is what the value is instead (“a string”, “an array” …), %zu the offset in bytes */
+        fail (P, DYN_ERROR_PROTOCOL, _("attribute value must be an object like {\"S\": …}, not %s "
+                                       "(at byte %zu)"), json_kind_at (P), offset (P, P->p));
       return NULL;
     }
   P->p++;
   skip_ws (P);
   if (peek (P) == '}')
     {
-      fail (P, DYN_ERROR_PROTOCOL, "attribute value has no type key (at byte %" G_GSIZE_FORMAT ")",
+      fail (P, DYN_ERROR_PROTOCOL, _("attribute value has no type key (at byte %zu)"),
             offset (P, P->p));
       return NULL;
     }
-  if (!expect_string (P, &key, &key_len, "a type key"))
+  if (!expect_string (P, &key, &key_len, N_("a type key")))
     return NULL;
   if (!ddb_type_from_key (key, key_len, &type))
     {
       g_autofree char *k = g_strndup (key, MIN (key_len, 40));
       g_autofree char *esc = g_strescape (k, NULL);
-      fail (P, DYN_ERROR_PROTOCOL, "unknown type key \"%s\" (at byte %" G_GSIZE_FORMAT ")",
+      fail (P, DYN_ERROR_PROTOCOL, _("unknown type key \"%s\" (at byte %zu)"),
             esc, offset (P, P->p));
       return NULL;
     }
@@ -1010,17 +1038,17 @@ ddb_value (Parser *P,
   switch (type)
     {
     case DYN_VALUE_S:
-      if (!read_payload_string (P, "S", "a string", &s, &len))
+      if (!read_payload_string (P, "S", N_("a string"), &s, &len))
         return NULL;
       v = _dyn_value_new_text (DYN_VALUE_S, s, len);
       break;
     case DYN_VALUE_N:
-      if (!read_payload_string (P, "N", "a string", &s, &len))
+      if (!read_payload_string (P, "N", N_("a string"), &s, &len))
         return NULL;
       v = ddb_number (P, s, len);
       break;
     case DYN_VALUE_B:
-      if (!read_payload_string (P, "B", "a base64 string", &s, &len))
+      if (!read_payload_string (P, "B", N_("a base64 string"), &s, &len))
         return NULL;
       v = ddb_binary (P, s, len);
       break;
@@ -1032,7 +1060,8 @@ ddb_value (Parser *P,
       else
         {
           g_clear_error (&P->error);
-          fail_shape (P, "BOOL", "true or false");
+          /* Translators: true and false are JSON literals; keep them */
+          fail_shape (P, "BOOL", _("true or false"));
         }
       break;
     case DYN_VALUE_NULL:
@@ -1047,7 +1076,7 @@ ddb_value (Parser *P,
     case DYN_VALUE_M:
       if (peek (P) != '{')
         {
-          fail_shape (P, "M", "an object");
+          fail_shape (P, "M", _("an object"));
           return NULL;
         }
       v = ddb_map (P, depth + 1);
@@ -1055,7 +1084,7 @@ ddb_value (Parser *P,
     case DYN_VALUE_L:
       if (peek (P) != '[')
         {
-          fail_shape (P, "L", "an array");
+          fail_shape (P, "L", _("an array"));
           return NULL;
         }
       v = ddb_list (P, depth + 1);
@@ -1065,7 +1094,7 @@ ddb_value (Parser *P,
     case DYN_VALUE_BS:
       if (peek (P) != '[')
         {
-          fail_shape (P, dyn_value_type_to_string (type), "an array of strings");
+          fail_shape (P, dyn_value_type_to_string (type), _("an array of strings"));
           return NULL;
         }
       v = ddb_set (P, type);
@@ -1085,8 +1114,8 @@ ddb_value (Parser *P,
     }
   dyn_value_unref (v);
   if (peek (P) == ',')
-    fail (P, DYN_ERROR_PROTOCOL, "attribute value has more than one type key (at byte %"
-          G_GSIZE_FORMAT ")", offset (P, P->p));
+    fail (P, DYN_ERROR_PROTOCOL, _("attribute value has more than one type key (at byte %zu)"),
+          offset (P, P->p));
   else
     fail_unexpected (P, P->p, "'}'");
   return NULL;
@@ -1101,7 +1130,8 @@ ddb_item (Parser *P)
       if (P->p >= P->end)
         fail_unexpected (P, P->p, NULL);
       else
-        fail (P, DYN_ERROR_PROTOCOL, "item must be an object, not %s (at byte %" G_GSIZE_FORMAT ")",
+        /* Translators: %s is what the item is instead (“a string”, “an array” …), %zu the offset in bytes */
+        fail (P, DYN_ERROR_PROTOCOL, _("item must be an object, not %s (at byte %zu)"),
               json_kind_at (P), offset (P, P->p));
       return NULL;
     }
@@ -1117,7 +1147,7 @@ ddb_items (Parser *P)
   skip_ws (P);
   if (peek (P) != '[')
     {
-      fail_shape (P, "Items", "an array");
+      fail_shape (P, "Items", _("an array"));
       return NULL;
     }
   P->p++;
@@ -1208,7 +1238,9 @@ generic_value (Parser *P,
 
   if (depth > DYN_JSON_MAX_DEPTH)
     {
-      fail (P, DYN_ERROR_PROTOCOL, "JSON nested deeper than %d levels at byte %" G_GSIZE_FORMAT,
+      fail (P, DYN_ERROR_PROTOCOL,
+            g_dngettext (GETTEXT_PACKAGE, "JSON nested deeper than %d level at byte %zu",
+                         "JSON nested deeper than %d levels at byte %zu", DYN_JSON_MAX_DEPTH),
             DYN_JSON_MAX_DEPTH, offset (P, P->p));
       return NULL;
     }
@@ -1236,7 +1268,7 @@ generic_value (Parser *P,
             g_autofree char *key = NULL;
             JsonNode *member;
 
-            if (!expect_string (P, &name, &len, "a member name"))
+            if (!expect_string (P, &name, &len, N_("a member name")))
               break;
             key = g_strndup (name, len);
             if (!expect_char (P, ':', "':'"))
@@ -1345,7 +1377,7 @@ generic_value (Parser *P,
         return json_node_init_double (json_node_alloc (), g_ascii_strtod (text, NULL));
       }
     default:
-      fail_unexpected (P, P->p, "a JSON value");
+      fail_unexpected (P, P->p, N_("a JSON value"));
       return NULL;
     }
 }
@@ -1397,7 +1429,8 @@ dyn_json_parse_response (const char  *json,
       if (P.p >= P.end)
         fail_unexpected (&P, P.p, NULL);
       else
-        fail (&P, DYN_ERROR_PROTOCOL, "response must be a JSON object, not %s", json_kind_at (&P));
+        /* Translators: %s is what the response is instead (“a string”, “an array” …) */
+        fail (&P, DYN_ERROR_PROTOCOL, _("response must be a JSON object, not %s"), json_kind_at (&P));
       goto error;
     }
   P.p++;
@@ -1410,13 +1443,13 @@ dyn_json_parse_response (const char  *json,
         const char *name;
         gsize name_len;
 
-        if (!expect_string (&P, &name, &name_len, "a member name"))
+        if (!expect_string (&P, &name, &name_len, N_("a member name")))
           goto error;
         if (name_len == 5 && memcmp (name, "Items", 5) == 0)
           {
             if (items != NULL)
               {
-                fail (&P, DYN_ERROR_PROTOCOL, "duplicate \"Items\" member");
+                fail (&P, DYN_ERROR_PROTOCOL, "%s", _("duplicate \"Items\" member"));
                 goto error;
               }
             if (!expect_char (&P, ':', "':'"))
@@ -1454,7 +1487,8 @@ dyn_json_parse_response (const char  *json,
             P.p++;
             break;
           }
-        fail_unexpected (&P, P.p, "',' or '}'");
+        /* Translators: what the JSON parser expected; keep the characters in quotes */
+        fail_unexpected (&P, P.p, N_("',' or '}'"));
         goto error;
       }
 
@@ -1487,7 +1521,10 @@ plain_object (Parser   *P,
 
   if (depth > DYN_VALUE_MAX_DEPTH)
     {
-      fail (P, DYN_ERROR_PROTOCOL, "value nested deeper than %d levels", DYN_VALUE_MAX_DEPTH);
+      fail (P, DYN_ERROR_PROTOCOL,
+            g_dngettext (GETTEXT_PACKAGE, "value nested deeper than %d level", "value nested deeper than %d levels",
+                         DYN_VALUE_MAX_DEPTH),
+            DYN_VALUE_MAX_DEPTH);
       return NULL;
     }
 
@@ -1506,7 +1543,7 @@ plain_object (Parser   *P,
       guint slot;
       DynValue *v;
 
-      if (!expect_string (P, &name, &len, "a member name"))
+      if (!expect_string (P, &name, &len, N_("a member name")))
         return NULL;
       if (first && tags && _dyn_plain_is_tag (name, len))
         {
@@ -1521,7 +1558,7 @@ plain_object (Parser   *P,
           skip_ws (P);
           if (strcmp (tag, "$number") == 0 || strcmp (tag, "$binary") == 0)
             {
-              if (!read_payload_string (P, tag, "a string", &s, &slen))
+              if (!read_payload_string (P, tag, N_("a string"), &s, &slen))
                 return NULL;
               v = tag[1] == 'n' ? ddb_number (P, s, slen) : ddb_binary (P, s, slen);
             }
@@ -1529,7 +1566,7 @@ plain_object (Parser   *P,
             {
               if (peek (P) != '{')
                 {
-                  fail_shape (P, tag, "an object");
+                  fail_shape (P, tag, _("an object"));
                   return NULL;
                 }
               v = plain_object (P, depth, FALSE);
@@ -1541,7 +1578,7 @@ plain_object (Parser   *P,
 
               if (peek (P) != '[')
                 {
-                  fail_shape (P, tag, "an array");
+                  fail_shape (P, tag, _("an array"));
                   return NULL;
                 }
               P->p++;
@@ -1562,8 +1599,9 @@ plain_object (Parser   *P,
                     if ((e->type != DYN_VALUE_S && e->type != DYN_VALUE_N && e->type != DYN_VALUE_B) ||
                         e->type != P->vstack[ebase]->type)
                       {
-                        fail (P, DYN_ERROR_INVALID_VALUE,
-                              "$set elements must be all strings, all numbers or all $binary");
+                        fail (P, DYN_ERROR_INVALID_VALUE, "%s",
+                              /* Translators: $set and $binary are tags of the JSON form; keep them */
+                              _("$set elements must be all strings, all numbers or all $binary"));
                         path_push (P, "[%u]", i);
                         return NULL;
                       }
@@ -1586,8 +1624,9 @@ plain_object (Parser   *P,
             {
               dyn_value_unref (v);
               if (peek (P) == ',')
-                fail (P, DYN_ERROR_PROTOCOL, "an object starting with \"%s\" must have exactly one "
-                      "member (at byte %" G_GSIZE_FORMAT ")", tag, offset (P, P->p));
+                /* Translators: %s is a tag of the JSON form such as $set, %zu the offset in bytes */
+                fail (P, DYN_ERROR_PROTOCOL, _("an object starting with \"%s\" must have exactly one "
+                                               "member (at byte %zu)"), tag, offset (P, P->p));
               else
                 fail_unexpected (P, P->p, "'}'");
               return NULL;
@@ -1636,7 +1675,10 @@ plain_value (Parser *P,
 
         if (depth > DYN_VALUE_MAX_DEPTH)
           {
-            fail (P, DYN_ERROR_PROTOCOL, "value nested deeper than %d levels", DYN_VALUE_MAX_DEPTH);
+            fail (P, DYN_ERROR_PROTOCOL,
+                  g_dngettext (GETTEXT_PACKAGE, "value nested deeper than %d level", "value nested deeper than %d levels",
+                               DYN_VALUE_MAX_DEPTH),
+                  DYN_VALUE_MAX_DEPTH);
             return NULL;
           }
         P->p++;
@@ -1698,7 +1740,7 @@ plain_value (Parser *P,
         return ddb_number (P, (const char *) s, len);
       }
     default:
-      fail_unexpected (P, P->p, "a JSON value");
+      fail_unexpected (P, P->p, N_("a JSON value"));
       return NULL;
     }
 }

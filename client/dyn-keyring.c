@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 
 #include "dyn-error.h"
@@ -107,8 +108,9 @@ timeout_cb (gpointer user_data)
     {
       op->returned = TRUE;
       g_task_return_new_error (op->task, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                               "The system keyring did not answer within %u s: it is probably locked "
-                               "and waiting for a password",
+                               /* Translators: %u is a number of seconds; “s” is the unit symbol */
+                               _("The system keyring did not answer within %u s: it is probably locked "
+                                 "and waiting for a password"),
                                (op->timeout_ms + 999) / 1000);
     }
 
@@ -209,8 +211,9 @@ map_error (Op     *op,
     {
       if (op->timed_out)
         return g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                            "The system keyring did not answer within %u s: it is probably locked "
-                            "and waiting for a password",
+                            /* Translators: %u is a number of seconds; “s” is the unit symbol */
+                            _("The system keyring did not answer within %u s: it is probably locked "
+                              "and waiting for a password"),
                             (op->timeout_ms + 999) / 1000);
       return g_steal_pointer (&owned);
     }
@@ -218,23 +221,28 @@ map_error (Op     *op,
   g_dbus_error_strip_remote_error (error);
 
   if (g_error_matches (error, SECRET_ERROR, SECRET_ERROR_IS_LOCKED))
-    return g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                        "The system keyring is locked: unlock it (for example by logging in again) and retry");
+    return g_error_new_literal (DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                                _("The system keyring is locked: unlock it (for example by logging in again) "
+                                  "and retry"));
 
   if (g_error_matches (error, SECRET_ERROR, SECRET_ERROR_NO_SUCH_OBJECT))
     return g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                        "The system keyring has no default keyring to keep secrets in (%s)", error->message);
+                        /* Translators: %s is the keyring service's own message */
+                        _("The system keyring has no default keyring to keep secrets in (%s)"), error->message);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
     return g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                        "The system keyring did not answer: %s", error->message);
+                        /* Translators: %s is the keyring service's own message */
+                        _("The system keyring did not answer: %s"), error->message);
 
   if (is_service_missing (error))
     return g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                        "No keyring service is running: install gnome-keyring (or another Secret Service "
-                        "such as KeePassXC) and log in again (%s)", error->message);
+                        /* Translators: %s is the system's own message. Keep gnome-keyring and KeePassXC */
+                        _("No keyring service is running: install gnome-keyring (or another Secret Service "
+                          "such as KeePassXC) and log in again (%s)"), error->message);
 
-  return g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS, "The system keyring failed: %s", error->message);
+  /* Translators: %s is the keyring service's own message */
+  return g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS, _("The system keyring failed: %s"), error->message);
 }
 
 static GHashTable *
@@ -368,8 +376,12 @@ dyn_keyring_store_async (const char          *connection_id,
   op->connection_id = g_strdup (connection_id);
   op->access_key_id = g_strdup (access_key_id);
   op->label = label != NULL && *label != '\0'
-              ? g_strdup_printf ("Dynoscope: %s", label)
-              : g_strdup_printf ("Dynoscope connection %s", connection_id);
+              /* Translators: the name of a secret in the keyring (as Passwords and Keys shows it);
+               * %s is the connection's name */
+              ? g_strdup_printf (_("Dynoscope: %s"), label)
+              /* Translators: the name of a secret in the keyring (as Passwords and Keys shows it);
+               * %s is the connection's identifier */
+              : g_strdup_printf (_("Dynoscope connection %s"), connection_id);
   op->payload = payload_new (secret_access_key, session_token);
 
   /* Remove the secrets of earlier access keys of this connection first:
@@ -420,8 +432,9 @@ parse_payload (const char  *payload,
 
 bad:
   /* Never quote the payload: it is the secret. */
-  g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-               "The keyring entry of this connection is not one Dynoscope wrote; enter the secret key again");
+  g_set_error_literal (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                       _("The keyring entry of this connection is not one Dynoscope wrote; enter the secret "
+                         "key again"));
   return NULL;
 }
 
@@ -454,13 +467,14 @@ lookup_searched_cb (GObject      *source,
   g_list_free_full (found, g_object_unref);
 
   if (locked)
-    op_return_error (task, g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                                        "The system keyring is locked: unlock it (for example by logging "
-                                        "in again) and retry"));
+    op_return_error (task, g_error_new_literal (DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                                                _("The system keyring is locked: unlock it (for example by "
+                                                  "logging in again) and retry")));
   else
     op_return_error (task, g_error_new (DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                                        "No secret key for access key %s is stored in the system keyring: "
-                                        "enter it again in the connection's settings", op->access_key_id));
+                                        /* Translators: %s is an access key id such as AKIAIOSFODNN7EXAMPLE */
+                                        _("No secret key for access key %s is stored in the system keyring: "
+                                          "enter it again in the connection's settings"), op->access_key_id));
 }
 
 static void
@@ -639,5 +653,6 @@ dyn_keyring_provider_new (const char *connection_id,
   data->access_key_id = g_strdup (access_key_id);
 
   return dyn_credentials_provider_new_custom (provider_fetch, provider_fetch_finish, data, provider_data_free,
-                                              description != NULL ? description : "the system keyring");
+                                              /* Translators: where the credentials came from */
+                                              description != NULL ? description : _("the system keyring"));
 }

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "dyn-table.h"
 #include "dyn-json.h"
 
@@ -31,7 +33,8 @@ attribute_type (JsonObject    *table,
       break;
     }
   g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
-               "DescribeTable: no S, N or B definition for the key attribute “%s”", name);
+               /* Translators: DescribeTable is an operation; keep it. %s is an attribute */
+               _("DescribeTable: no S, N or B definition for the key attribute “%s”"), name);
   return FALSE;
 }
 
@@ -73,7 +76,9 @@ read_key_schema (JsonObject   *table,
     }
   if (*pk == NULL)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL, "DescribeTable: a key schema has no HASH key");
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
+                           /* Translators: DescribeTable is an operation, HASH a key type; keep them */
+                           _("DescribeTable: a key schema has no HASH key"));
       return FALSE;
     }
   return TRUE;
@@ -170,8 +175,9 @@ describe_cb (GObject      *object,
   table = dyn_json_object_get_object (json_node_get_object (response->root), "Table");
   if (table == NULL)
     {
-      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,
-                               "DescribeTable: the response has no Table object");
+      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL, "%s",
+                               /* Translators: DescribeTable is an operation, Table a member of its response; keep them */
+                               _("DescribeTable: the response has no Table object"));
       return;
     }
   g_task_return_pointer (task, json_object_ref (table), (GDestroyNotify) json_object_unref);

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "dyn-error.h"
 #include "dyn-json.h"
 #include "dyn-value-private.h"
@@ -145,21 +147,25 @@ _dyn_number_set_error (GError          **error,
     {
     case DYN_NUMBER_SYNTAX:
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                   "invalid number %s: not a decimal number", q);
+                   /* Translators: %s is the number as typed, in quotes */
+                   _("invalid number %s: not a decimal number"), q);
       break;
     case DYN_NUMBER_DIGITS:
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                   "invalid number %s: more than 38 significant digits", q);
+                   /* Translators: %s is the number as typed, in quotes */
+                   _("invalid number %s: more than 38 significant digits"), q);
       break;
     case DYN_NUMBER_TOO_LARGE:
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                   "invalid number %s: exponent out of range "
-                   "(magnitude must not exceed 9.9999999999999999999999999999999999999E+125)", q);
+                   /* Translators: %s is the number as typed, in quotes */
+                   _("invalid number %s: exponent out of range "
+                     "(magnitude must not exceed 9.9999999999999999999999999999999999999E+125)"), q);
       break;
     case DYN_NUMBER_TOO_SMALL:
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                   "invalid number %s: exponent out of range "
-                   "(magnitude must be zero or at least 1E-130)", q);
+                   /* Translators: %s is the number as typed, in quotes */
+                   _("invalid number %s: exponent out of range "
+                     "(magnitude must be zero or at least 1E-130)"), q);
       break;
     case DYN_NUMBER_OK:
     default:
@@ -382,7 +388,8 @@ bad:
   {
     g_autofree char *q = quote_for_message (text, len);
     g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                 "invalid base64 %s", q);
+                 /* Translators: %s is the text as typed, in quotes */
+                 _("invalid base64 %s"), q);
   }
   return NULL;
 }
@@ -686,7 +693,8 @@ set_duplicate_error (GError       **error,
   else
     q = quote_for_message (elem, strlen (elem));
   g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-               "%s set contains %s more than once", type_names[type], q);
+               /* Translators: the first %s is a set type (SS, NS or BS), the second an element in quotes */
+               _("%s set contains %s more than once"), type_names[type], q);
 }
 
 DynValue *
@@ -707,7 +715,8 @@ _dyn_value_new_text_set (DynValueType        type,
   if (n == 0)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                   "%s set must not be empty", type_names[type]);
+                   /* Translators: %s is a set type: SS, NS or BS */
+                   _("%s set must not be empty"), type_names[type]);
       return NULL;
     }
 
@@ -728,7 +737,8 @@ _dyn_value_new_text_set (DynValueType        type,
       if (memchr (strv[i], '\0', len) != NULL)
         {
           g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                       "%s set element contains a NUL character", type_names[type]);
+                       /* Translators: %s is a set type: SS, NS or BS */
+                       _("%s set element contains a NUL character"), type_names[type]);
           return NULL;
         }
       total += len + 1;
@@ -768,7 +778,7 @@ _dyn_value_new_bytes_set (GBytes **bytesv,
 
   if (n == 0)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "BS set must not be empty");
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, _("%s set must not be empty"), "BS");
       return NULL;
     }
   dup = set_find_duplicate (DYN_VALUE_BS, (gpointer *) bytesv, n);
@@ -974,7 +984,8 @@ dyn_value_new_string_set (const char * const *strv,
     if (!g_utf8_validate (strv[i], -1, NULL))
       {
         g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                     "SS set element %" G_GSSIZE_FORMAT " is not valid UTF-8", i);
+                     /* Translators: %zd is the position of the element, counting from 0 */
+                     _("SS set element %zd is not valid UTF-8"), (gssize) i);
         return NULL;
       }
   return _dyn_value_new_text_set (DYN_VALUE_SS, strv, NULL, n, error);
@@ -1596,7 +1607,9 @@ plain_tagged (const char  *tag,
     {
       if (!JSON_NODE_HOLDS_VALUE (inner) || json_node_get_value_type (inner) != G_TYPE_STRING)
         {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "$number must be a string");
+          g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                               /* Translators: $number is a tag of the JSON form; keep it */
+                               _("$number must be a string"));
           return NULL;
         }
       return dyn_value_new_number (json_node_get_string (inner), error);
@@ -1609,7 +1622,9 @@ plain_tagged (const char  *tag,
 
       if (!JSON_NODE_HOLDS_VALUE (inner) || json_node_get_value_type (inner) != G_TYPE_STRING)
         {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "$binary must be a base64 string");
+          g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                               /* Translators: $binary is a tag of the JSON form; keep it */
+                               _("$binary must be a base64 string"));
           return NULL;
         }
       b64 = json_node_get_string (inner);
@@ -1629,7 +1644,9 @@ plain_tagged (const char  *tag,
 
       if (!JSON_NODE_HOLDS_OBJECT (inner))
         {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "$map must be an object");
+          g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                               /* Translators: $map is a tag of the JSON form; keep it */
+                               _("$map must be an object"));
           return NULL;
         }
       map = dyn_value_new_map ();
@@ -1657,7 +1674,9 @@ plain_tagged (const char  *tag,
 
       if (!JSON_NODE_HOLDS_ARRAY (inner))
         {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "$set must be an array");
+          g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                               /* Translators: $set is a tag of the JSON form; keep it */
+                               _("$set must be an array"));
           return NULL;
         }
       array = json_node_get_array (inner);
@@ -1678,15 +1697,17 @@ plain_tagged (const char  *tag,
           if ((v->type != DYN_VALUE_S && v->type != DYN_VALUE_N && v->type != DYN_VALUE_B) ||
               v->type != elem_type)
             {
-              g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                           "$set elements must be all strings, all numbers or all $binary");
+              g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                                   /* Translators: $set and $binary are tags of the JSON form; keep them */
+                                   _("$set elements must be all strings, all numbers or all $binary"));
               return NULL;
             }
         }
       return _dyn_value_set_from_scalars ((DynValue **) elems->pdata, elems->len, error);
     }
 
-  g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "unknown tag %s", tag);
+  /* Translators: %s is a tag of the JSON form such as $set */
+  g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, _("unknown tag %s"), tag);
   return NULL;
 }
 
@@ -1699,7 +1720,9 @@ from_plain_node (JsonNode  *node,
   if (depth > DYN_VALUE_MAX_DEPTH)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                   "value nested deeper than %d levels", DYN_VALUE_MAX_DEPTH);
+                   g_dngettext (GETTEXT_PACKAGE, "value nested deeper than %d level",
+                                "value nested deeper than %d levels", DYN_VALUE_MAX_DEPTH),
+                   DYN_VALUE_MAX_DEPTH);
       return NULL;
     }
 
@@ -1725,7 +1748,7 @@ from_plain_node (JsonNode  *node,
             return dyn_value_new_number (t, error);
           }
         default:
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "unsupported JSON value");
+          g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, _("unsupported JSON value"));
           return NULL;
         }
     case JSON_NODE_ARRAY:
@@ -1768,7 +1791,8 @@ from_plain_node (JsonNode  *node,
                 if (json_object_get_size (object) != 1)
                   {
                     g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                                 "an object starting with %s must have exactly one member", name);
+                                 /* Translators: %s is a tag of the JSON form such as $set */
+                                 _("an object starting with %s must have exactly one member"), name);
                     return NULL;
                   }
                 return plain_tagged (name, member, depth, path, error);
@@ -1810,7 +1834,7 @@ _dyn_value_set_from_scalars (DynValue **elems,
 
   if (n == 0)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "a set must not be empty");
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, _("a set must not be empty"));
       return NULL;
     }
   elem_type = elems[0]->type;
@@ -1879,7 +1903,8 @@ dyn_item_from_plain_json_string (const char  *json,
   if (v->type != DYN_VALUE_M)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                   "an item must be a JSON object, not %s", type_names[v->type]);
+                   /* Translators: %s is a DynamoDB type such as S, N or L */
+                   _("an item must be a JSON object, not %s"), type_names[v->type]);
       return NULL;
     }
   return g_steal_pointer (&v);

@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libintl.h>
+#include <locale.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -1044,4 +1046,20 @@ dyn_test_item_get_number (DynValue   *item,
   if (v == NULL || dyn_value_get_value_type (v) != DYN_VALUE_N)
     return NULL;
   return dyn_value_get_number (v);
+}
+
+void
+dyn_test_use_translations (const char *language)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_BUILT, "..", "po", NULL);
+  g_autofree char *mo = g_build_filename (dir, language, "LC_MESSAGES", GETTEXT_PACKAGE ".mo", NULL);
+
+  if (!g_file_test (mo, G_FILE_TEST_IS_REGULAR))
+    g_error ("%s is missing: build the translations first (ninja)", mo);
+
+  /* glibc reads LANGUAGE in any locale but C/POSIX; C.UTF-8 is always there. */
+  g_assert_nonnull (setlocale (LC_ALL, "C.UTF-8"));
+  g_setenv ("LANGUAGE", language, TRUE);
+  bindtextdomain (GETTEXT_PACKAGE, dir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 }

@@ -190,4 +190,10 @@ void            dyn_test_fixture_create_table_json (DynTestFixture *fx,
     g_assert_cmpstr (_d->aws_code, ==, (expected_aws_code)); \
   } G_STMT_END
 
+/* Shows the messages of the dynoscope domain in @language ("de", "tr") from
+ * this build's .mo files (po/LANG/LC_MESSAGES/dynoscope.mo), with UTF-8
+ * text. The process keeps the language: call it in a subprocess
+ * (g_test_trap_subprocess()), so that other tests keep the C locale. */
+void            dyn_test_use_translations    (const char         *language);
+
 G_END_DECLS

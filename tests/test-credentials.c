@@ -1310,6 +1310,49 @@ test_malformed (Fixture       *f,
   }
 }
 
+/* client/'s messages come out in the user's language: a German or Turkish
+ * window shows a malformed ~/.aws/config line, and what was tried for a
+ * region, in German or Turkish. Runs in a subprocess, which keeps the language. */
+static void
+test_malformed_translated (Fixture       *f,
+                           gconstpointer  data)
+{
+  const char *language = data;
+  g_autoptr(DynSharedConfig) shared = NULL;
+  g_autoptr(DynProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean german = g_str_equal (language, "de");
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  dyn_test_use_translations (language);
+
+  write_config (f, "[default]\nregion = eu-west-1\n\n[profile dev]\naws_secret_access_key " SECRET "\n");
+  shared = dyn_shared_config_load (&error);
+  g_assert_null (shared);
+  assert_error (error, DYN_ERROR_CONFIG, NULL);
+  g_assert_cmpstr (error->message, ==,
+                   german ? "~/.aws/config Zeile 5: „key = value“ erwartet"
+                          : "~/.aws/config satır 5: “key = value” bekleniyordu");
+  g_clear_error (&error);
+
+  /* Three placeholders, which the Turkish text reorders. */
+  write_config (f, "[profile none]\noutput = json\n");
+  profile = resolve_keyed ("none", &error);
+  g_assert_null (profile);
+  assert_error (error, DYN_ERROR_CONFIG, NULL);
+  g_assert_cmpstr (error->message, ==,
+                   german ? "Es ist keine Region eingerichtet: Versucht wurden AWS_REGION, AWS_DEFAULT_REGION und "
+                            "„region“ des Profils „none“ in ~/.aws/config und ~/.aws/credentials"
+                          : "Yapılandırılmış bölge yok: AWS_REGION, AWS_DEFAULT_REGION ve ~/.aws/config ile "
+                            "~/.aws/credentials içindeki “none” profilinin “region” değeri denendi");
+}
+
 static void
 test_list_profiles (Fixture       *f,
                     gconstpointer  data)
@@ -1496,6 +1539,10 @@ main (int argc, char **argv)
   ADD ("custom-provider", test_custom_provider);
   ADD ("parser", test_parser);
   ADD ("malformed", test_malformed);
+  g_test_add ("/dyn/credentials/malformed/de", Fixture, "de", fixture_setup, test_malformed_translated,
+              fixture_teardown);
+  g_test_add ("/dyn/credentials/malformed/tr", Fixture, "tr", fixture_setup, test_malformed_translated,
+              fixture_teardown);
   ADD ("list-profiles", test_list_profiles);
   ADD ("botocore-agrees", test_botocore_agrees);
 #undef ADD

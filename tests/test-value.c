@@ -746,6 +746,54 @@ test_plain_errors (void)
   }
 }
 
+/* client/'s value and JSON errors come out in the user's language, also the
+ * parts the parser only looks up when it fails ("a string", "',' or '}'").
+ * Runs in a subprocess, which keeps the language. */
+static void
+test_errors_translated (gconstpointer data)
+{
+  const char *language = data;
+  gboolean german = g_str_equal (language, "de");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynValue) v = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  const char *bad_items = "{\"Items\":[{\"a\":{\"S\":\"1\"}},{\"price\":{\"N\":5}}]}";
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  dyn_test_use_translations (language);
+
+  v = dyn_value_new_number ("1E+200", &error);
+  g_assert_null (v);
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE);
+  g_assert_cmpstr (error->message, ==,
+                   german ? "ungültige Zahl \"1E+200\": Exponent außerhalb des Bereichs (der Betrag darf "
+                            "9.9999999999999999999999999999999999999E+125 nicht überschreiten)"
+                          : "geçersiz sayı \"1E+200\": üs aralık dışında (büyüklük "
+                            "9.9999999999999999999999999999999999999E+125 değerini aşmamalı)");
+  g_clear_error (&error);
+
+  node = dyn_json_parse_response (bad_items, strlen (bad_items), NULL, &error);
+  g_assert_null (node);
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL);
+  g_assert_cmpstr (error->message, ==,
+                   german ? "Items[1].price: N muss eine Zeichenkette sein, nicht eine Zahl (bei Byte 40)"
+                          : "Items[1].price: N, bir dizge olmalı; bir sayı değil (40. bayt)");
+  g_clear_error (&error);
+
+  v = dyn_item_from_ddb_json_string ("{\"a\":{\"S\":\"x\"} \"b\"}", -1, &error);
+  g_assert_null (v);
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL);
+  g_assert_cmpstr (error->message, ==,
+                   german ? "unerwartetes Zeichen '\"' bei Byte 15, erwartet wurde ',' oder '}'"
+                          : "15. baytta beklenmeyen '\"' karakteri, ',' ya da '}' bekleniyordu");
+}
+
 static void
 test_equal_compare (void)
 {
@@ -876,6 +924,8 @@ main (int    argc,
   g_test_add_func ("/dyn/value/json-parse", test_json_parse);
   g_test_add_func ("/dyn/value/plain-roundtrip", test_plain_roundtrip);
   g_test_add_func ("/dyn/value/plain-errors", test_plain_errors);
+  g_test_add_data_func ("/dyn/value/errors-translated/de", "de", test_errors_translated);
+  g_test_add_data_func ("/dyn/value/errors-translated/tr", "tr", test_errors_translated);
   g_test_add_func ("/dyn/value/equal-compare", test_equal_compare);
   g_test_add_func ("/dyn/value/size", test_size);
 
