@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <glib/gi18n.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -912,6 +913,10 @@ main (int    argc,
   static char outbuf[1 << 16];
 
   setlocale (LC_ALL, "");
+  /* client/'s messages (errors with their positions) are translated. */
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
   setvbuf (stdout, outbuf, _IOFBF, sizeof outbuf);
 
   if (!parse_args (&o, argc, argv, &error))
