@@ -5,7 +5,10 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "dyn-changes.h"
+#include "dyn-diff.h"
 
 /* ------------------------------------------------------------------------ */
 /* DynChange */
@@ -429,6 +432,7 @@ typedef struct
   DynRequest *request;
   GHashTable *name_alias;   /* attribute name → "#x" */
   GHashTable *used;         /* every placeholder handed out */
+  char       *map_type;     /* the ":type_M" placeholder, once used */
 } Builder;
 
 static void
@@ -449,6 +453,7 @@ builder_clear (Builder *b)
   g_clear_pointer (&b->request, dyn_request_free);
   g_clear_pointer (&b->name_alias, g_hash_table_unref);
   g_clear_pointer (&b->used, g_hash_table_unref);
+  g_clear_pointer (&b->map_type, g_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Builder, builder_clear)
@@ -525,15 +530,75 @@ add_value (Builder    *b,
   return p;
 }
 
-/* The update diff. */
+/* The path with every name aliased: "#info.#rating", "#genres[1]". */
+static char *
+alias_path (Builder           *b,
+            const DynExprPath *path)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < dyn_expr_path_get_length (path); i++)
+    {
+      if (dyn_expr_path_is_index (path, i))
+        {
+          g_string_append_printf (s, "[%u]", dyn_expr_path_get_index (path, i));
+          continue;
+        }
+      if (i > 0)
+        g_string_append_c (s, '.');
+      g_string_append (s, alias_name (b, dyn_expr_path_get_name (path, i, NULL)));
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* The last name on @path: the stem of its value placeholders. */
+static const char *
+path_stem (const DynExprPath *path)
+{
+  for (guint i = dyn_expr_path_get_length (path); i-- > 0;)
+    if (!dyn_expr_path_is_index (path, i))
+      return dyn_expr_path_get_name (path, i, NULL);
+  return "a";
+}
+
+/* The first @n segments of @path. */
+static DynExprPath *
+path_prefix (const DynExprPath *path,
+             guint              n)
+{
+  DynExprPath *prefix = dyn_expr_path_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (dyn_expr_path_is_index (path, i))
+        dyn_expr_path_append_index (prefix, dyn_expr_path_get_index (path, i));
+      else
+        dyn_expr_path_append_name (prefix, dyn_expr_path_get_name (path, i, NULL));
+    }
+  return prefix;
+}
+
+/* The update expression's clauses. */
 typedef struct
 {
   GString   *set;
-  GString   *remove;
   GString   *add;
   GString   *del;
-  GPtrArray *touched;  /* top-level names (borrowed) */
-} Diff;
+  GPtrArray *removes;   /* Remove* */
+} Clauses;
+
+typedef struct
+{
+  guint  depth;
+  char  *text;
+} Remove;
+
+static void
+remove_free (Remove *r)
+{
+  g_free (r->text);
+  g_free (r);
+}
 
 static void
 clause_append (GString    *clause,
@@ -603,93 +668,85 @@ is_set_type (DynValueType t)
   return t == DYN_VALUE_SS || t == DYN_VALUE_NS || t == DYN_VALUE_BS;
 }
 
+/* One path of the diff as a clause of the update expression. */
 static void
-diff_value (Builder    *b,
-            Diff       *d,
-            const char *path,
-            const char *name,
-            DynValue   *old,
-            DynValue   *new)
+write_entry (Builder      *b,
+             Clauses      *c,
+             DynDiffEntry *entry)
 {
-  DynValueType t = dyn_value_get_value_type (new);
+  g_autofree char *path = alias_path (b, entry->path);
+  const char *stem = path_stem (entry->path);
 
-  if (dyn_value_equal (old, new))
-    return;
-
-  if (t == DYN_VALUE_M && dyn_value_get_value_type (old) == DYN_VALUE_M)
+  if (entry->kind == DYN_DIFF_REMOVED)
     {
-      for (guint i = 0; i < dyn_value_get_length (old); i++)
-        {
-          const char *member = dyn_value_map_get_name (old, i);
+      Remove *r = g_new0 (Remove, 1);
 
-          if (dyn_value_map_lookup (new, member) == NULL)
-            {
-              g_autofree char *sub = g_strconcat (path, ".", alias_name (b, member), NULL);
-              clause_append (d->remove, sub);
-            }
-        }
-      for (guint i = 0; i < dyn_value_get_length (new); i++)
-        {
-          const char *member = dyn_value_map_get_name (new, i);
-          DynValue *nv = dyn_value_map_get_value (new, i);
-          DynValue *ov = dyn_value_map_lookup (old, member);
-          g_autofree char *sub = NULL;
-
-          /* Unchanged members get no placeholder: DynamoDB rejects unused ones. */
-          if (ov != NULL && dyn_value_equal (ov, nv))
-            continue;
-          sub = g_strconcat (path, ".", alias_name (b, member), NULL);
-          if (ov == NULL)
-            {
-              g_autofree char *p = add_value (b, "", member, nv);
-              g_autofree char *text = g_strdup_printf ("%s = %s", sub, p);
-              clause_append (d->set, text);
-            }
-          else
-            diff_value (b, d, sub, member, ov, nv);
-        }
+      r->depth = dyn_expr_path_get_length (entry->path);
+      r->text = g_steal_pointer (&path);
+      g_ptr_array_add (c->removes, r);
       return;
     }
 
-  if (is_set_type (t) && dyn_value_get_value_type (old) == t)
+  if (entry->kind == DYN_DIFF_CHANGED)
     {
-      g_autoptr(DynValue) added = set_minus (new, old);
-      g_autoptr(DynValue) removed = set_minus (old, new);
-      gsize whole = dyn_value_size (new);
+      DynValueType t = dyn_value_get_value_type (entry->after);
 
-      /* ADD and DELETE on one path overlap: one of them, or SET. */
-      if (added != NULL && removed == NULL && dyn_value_size (added) < whole)
+      if (is_set_type (t) && dyn_value_get_value_type (entry->before) == t)
         {
-          g_autofree char *p = add_value (b, "", name, added);
-          g_autofree char *text = g_strdup_printf ("%s %s", path, p);
-          clause_append (d->add, text);
-          return;
-        }
-      if (removed != NULL && added == NULL && dyn_value_size (removed) < whole)
-        {
-          g_autofree char *p = add_value (b, "", name, removed);
-          g_autofree char *text = g_strdup_printf ("%s %s", path, p);
-          clause_append (d->del, text);
-          return;
+          g_autoptr(DynValue) added = set_minus (entry->after, entry->before);
+          g_autoptr(DynValue) removed = set_minus (entry->before, entry->after);
+          gsize whole = dyn_value_size (entry->after);
+
+          /* ADD and DELETE on one path overlap: one of them, or SET. */
+          if (added != NULL && removed == NULL && dyn_value_size (added) < whole)
+            {
+              g_autofree char *p = add_value (b, "", stem, added);
+              g_autofree char *text = g_strdup_printf ("%s %s", path, p);
+              clause_append (c->add, text);
+              return;
+            }
+          if (removed != NULL && added == NULL && dyn_value_size (removed) < whole)
+            {
+              g_autofree char *p = add_value (b, "", stem, removed);
+              g_autofree char *text = g_strdup_printf ("%s %s", path, p);
+              clause_append (c->del, text);
+              return;
+            }
         }
     }
 
-  /* Scalars, lists, a changed type: the whole value. */
+  /* Scalars, lists that changed length, a new map, a changed type: the
+   * whole value at the path. */
   {
-    g_autofree char *p = add_value (b, "", name, new);
+    g_autofree char *p = add_value (b, "", stem, entry->after);
     g_autofree char *text = g_strdup_printf ("%s = %s", path, p);
-    clause_append (d->set, text);
+    clause_append (c->set, text);
   }
 }
 
+static int
+remove_depth_cmp (gconstpointer a,
+                  gconstpointer b)
+{
+  const Remove *ra = *(const Remove **) a;
+  const Remove *rb = *(const Remove **) b;
+
+  return (int) ra->depth - (int) rb->depth;
+}
+
 static char *
-diff_to_expression (Diff *d)
+clauses_to_expression (Clauses *c)
 {
   GString *s = g_string_new (NULL);
+  g_autoptr(GString) remove = g_string_new (NULL);
   const struct { const char *kw; GString *clause; } parts[] = {
-    { "SET", d->set }, { "REMOVE", d->remove }, { "ADD", d->add }, { "DELETE", d->del },
+    { "SET", c->set }, { "REMOVE", remove }, { "ADD", c->add }, { "DELETE", c->del },
   };
 
+  /* Top-level attributes first (a stable sort keeps the item order). */
+  g_ptr_array_sort (c->removes, remove_depth_cmp);
+  for (guint i = 0; i < c->removes->len; i++)
+    clause_append (remove, ((Remove *) c->removes->pdata[i])->text);
   for (guint i = 0; i < G_N_ELEMENTS (parts); i++)
     if (parts[i].clause->len > 0)
       g_string_append_printf (s, "%s%s %s", s->len ? " " : "", parts[i].kw, parts[i].clause->str);
@@ -701,16 +758,19 @@ typedef enum {
   TERM_EQUAL,
   TERM_NOT_EXISTS,
   TERM_EXISTS,
+  TERM_IS_MAP,
+  TERM_SIZE,
 } TermKind;
 
 static void
-guard_append (Builder    *b,
-              GString    *guard,
-              TermKind    kind,
-              const char *name,
-              DynValue   *value)
+guard_append_path (Builder           *b,
+                   GString           *guard,
+                   TermKind           kind,
+                   const DynExprPath *path,
+                   DynValue          *value)
 {
-  const char *alias = alias_name (b, name);
+  g_autofree char *alias = alias_path (b, path);
+  const char *stem = path_stem (path);
 
   if (guard->len > 0)
     g_string_append (guard, " AND ");
@@ -718,7 +778,7 @@ guard_append (Builder    *b,
     {
     case TERM_EQUAL:
       {
-        g_autofree char *p = add_value (b, "old_", name, value);
+        g_autofree char *p = add_value (b, "old_", stem, value);
         g_string_append_printf (guard, "%s = %s", alias, p);
       }
       break;
@@ -728,7 +788,33 @@ guard_append (Builder    *b,
     case TERM_EXISTS:
       g_string_append_printf (guard, "attribute_exists(%s)", alias);
       break;
+    case TERM_IS_MAP:
+      if (b->map_type == NULL)
+        {
+          g_autoptr(DynValue) m = dyn_value_new_string ("M");
+          b->map_type = add_value (b, "type_", "M", m);
+        }
+      g_string_append_printf (guard, "attribute_type(%s, %s)", alias, b->map_type);
+      break;
+    case TERM_SIZE:
+      {
+        g_autofree char *p = add_value (b, "size_", stem, value);
+        g_string_append_printf (guard, "size(%s) = %s", alias, p);
+      }
+      break;
     }
+}
+
+static void
+guard_append (Builder    *b,
+              GString    *guard,
+              TermKind    kind,
+              const char *name,
+              DynValue   *value)
+{
+  g_autoptr(DynExprPath) path = dyn_expr_path_new (name);
+
+  guard_append_path (b, guard, kind, path, value);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -751,6 +837,7 @@ typedef struct
 {
   DynChangeKind kind;
   const char   *guard;        /* "values", "version", … or NULL */
+  char         *guard_text;   /* the sentence, translated */
   char         *description;
   guint         first_action;
   guint         n_actions;
@@ -789,7 +876,10 @@ plan_free (Plan *plan)
     return;
   g_ptr_array_unref (plan->actions);
   for (guint i = 0; i < plan->n_changes; i++)
-    g_free (plan->changes[i].description);
+    {
+      g_free (plan->changes[i].guard_text);
+      g_free (plan->changes[i].description);
+    }
   g_free (plan->changes);
   g_ptr_array_unref (plan->requests);
   g_free (plan);
@@ -807,6 +897,7 @@ struct _DynChangeSet
   char         *table;
   DynKeySchema  keys;
   char         *version_attribute;
+  DynGuardMode  guard_mode;
   gboolean      single_requests;
   guint         max_actions;
   GPtrArray    *changes;      /* DynChange* */
@@ -814,6 +905,27 @@ struct _DynChangeSet
 };
 
 G_DEFINE_FINAL_TYPE (DynChangeSet, dyn_change_set, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE (DynGuardMode, dyn_guard_mode,
+                    G_DEFINE_ENUM_VALUE (DYN_GUARD_CHANGES, "changes"),
+                    G_DEFINE_ENUM_VALUE (DYN_GUARD_ITEM, "item"),
+                    G_DEFINE_ENUM_VALUE (DYN_GUARD_VERSION, "version"))
+
+enum {
+  PROP_0,
+  PROP_GUARD_MODE,
+  PROP_VERSION_ATTRIBUTE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* The version attribute the plan uses: only in DYN_GUARD_VERSION. */
+static const char *
+version_in_use (DynChangeSet *self)
+{
+  return self->guard_mode == DYN_GUARD_VERSION ? self->version_attribute : NULL;
+}
 
 static void
 dyn_change_set_finalize (GObject *object)
@@ -831,9 +943,63 @@ dyn_change_set_finalize (GObject *object)
 }
 
 static void
+dyn_change_set_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  DynChangeSet *self = DYN_CHANGE_SET (object);
+
+  switch (prop_id)
+    {
+    case PROP_GUARD_MODE:
+      g_value_set_enum (value, self->guard_mode);
+      break;
+    case PROP_VERSION_ATTRIBUTE:
+      g_value_set_string (value, self->version_attribute);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyn_change_set_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  DynChangeSet *self = DYN_CHANGE_SET (object);
+
+  switch (prop_id)
+    {
+    case PROP_GUARD_MODE:
+      dyn_change_set_set_guard_mode (self, g_value_get_enum (value));
+      break;
+    case PROP_VERSION_ATTRIBUTE:
+      dyn_change_set_set_version_attribute (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 dyn_change_set_class_init (DynChangeSetClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = dyn_change_set_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = dyn_change_set_finalize;
+  object_class->get_property = dyn_change_set_get_property;
+  object_class->set_property = dyn_change_set_set_property;
+
+  properties[PROP_GUARD_MODE] =
+    g_param_spec_enum ("guard-mode", NULL, NULL, DYN_TYPE_GUARD_MODE, DYN_GUARD_CHANGES,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_VERSION_ATTRIBUTE] =
+    g_param_spec_string ("version-attribute", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -881,6 +1047,11 @@ dyn_change_set_set_version_attribute (DynChangeSet *self,
   g_free (self->version_attribute);
   self->version_attribute = g_strdup (name);
   g_ptr_array_set_size (self->tokens, 0);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VERSION_ATTRIBUTE]);
+  if (name != NULL)
+    dyn_change_set_set_guard_mode (self, DYN_GUARD_VERSION);
+  else if (self->guard_mode == DYN_GUARD_VERSION)
+    dyn_change_set_set_guard_mode (self, DYN_GUARD_CHANGES);
 }
 
 const char *
@@ -888,6 +1059,27 @@ dyn_change_set_get_version_attribute (DynChangeSet *self)
 {
   g_return_val_if_fail (DYN_IS_CHANGE_SET (self), NULL);
   return self->version_attribute;
+}
+
+void
+dyn_change_set_set_guard_mode (DynChangeSet *self,
+                               DynGuardMode  mode)
+{
+  g_return_if_fail (DYN_IS_CHANGE_SET (self));
+  g_return_if_fail (mode <= DYN_GUARD_VERSION);
+
+  if (self->guard_mode == mode)
+    return;
+  self->guard_mode = mode;
+  g_ptr_array_set_size (self->tokens, 0);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GUARD_MODE]);
+}
+
+DynGuardMode
+dyn_change_set_get_guard_mode (DynChangeSet *self)
+{
+  g_return_val_if_fail (DYN_IS_CHANGE_SET (self), DYN_GUARD_CHANGES);
+  return self->guard_mode;
 }
 
 void
@@ -1009,17 +1201,37 @@ dyn_change_set_clear (DynChangeSet *self)
 
 /* Planning one change ----------------------------------------------------- */
 
+/* "a, b, c and 2 more". */
 static char *
-names_list (GPtrArray *names,
-            guint      max)
+join_list (GPtrArray *items,
+           guint      max)
 {
-  GString *s = g_string_new (NULL);
+  g_autoptr(GString) s = g_string_new (NULL);
 
-  for (guint i = 0; i < names->len && i < max; i++)
-    g_string_append_printf (s, "%s%s", i ? ", " : "", (char *) names->pdata[i]);
-  if (names->len > max)
-    g_string_append_printf (s, " and %u more", names->len - max);
-  return g_string_free (s, FALSE);
+  for (guint i = 0; i < items->len && i < max; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", (char *) items->pdata[i]);
+  if (items->len > max)
+    {
+      guint more = items->len - max;
+
+      /* TRANSLATORS: a list of attributes or conditions, then how many were left out */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s and %u more", "%s and %u more", more),
+                              s->str, more);
+    }
+  return g_strdup (s->str);
+}
+
+/* A value as the expression syntax writes it, cut short for a sentence. */
+static char *
+short_value (const DynValue *value)
+{
+  g_autofree char *text = dyn_expr_value_to_literal (value);
+  const char *end;
+
+  if (g_utf8_strlen (text, -1) <= 40)
+    return g_steal_pointer (&text);
+  end = g_utf8_offset_to_pointer (text, 39);
+  return g_strdup_printf ("%.*s…", (int) (end - text), text);
 }
 
 static Action *
@@ -1060,7 +1272,7 @@ plan_put (DynChangeSet  *self,
   g_autoptr(GString) guard = g_string_new (NULL);
 
   builder_init (&b, DYN_OP_PUT_ITEM, self->table);
-  b.request->item = item_to_put (self->version_attribute, before, after, error);
+  b.request->item = item_to_put (version_in_use (self), before, after, error);
   if (b.request->item == NULL)
     return NULL;
   guard_append (&b, guard, TERM_NOT_EXISTS, self->keys.partition_key, NULL);
@@ -1104,17 +1316,24 @@ count_non_key (DynChangeSet *self,
   return n;
 }
 
+static char *
+whole_item_text (guint n)
+{
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Guarded by the whole item as loaded (%u attribute)",
+                                       "Guarded by the whole item as loaded (%u attributes)", n), n);
+}
+
 static Action *
 plan_delete (DynChangeSet  *self,
              guint          index,
              DynValue      *before,
              const char   **guard_kind,
-             char         **description,
+             char         **guard_text,
              GError       **error)
 {
   g_auto(Builder) b = { 0 };
   g_autoptr(GString) guard = g_string_new (NULL);
-  DynValue *version = version_of (self->version_attribute, before);
+  DynValue *version = version_of (version_in_use (self), before);
   guint n = count_non_key (self, before);
 
   builder_init (&b, DYN_OP_DELETE_ITEM, self->table);
@@ -1124,15 +1343,17 @@ plan_delete (DynChangeSet  *self,
     {
       guard_append (&b, guard, TERM_EQUAL, self->version_attribute, version);
       *guard_kind = "version";
-      *description = g_strdup_printf ("guarded by %s = %s (unchanged since loaded)",
-                                      self->version_attribute, dyn_value_get_number (version));
+      /* TRANSLATORS: "Guarded by version: version is still 3"; the first %s is the attribute's name */
+      *guard_text = g_strdup_printf (_("Guarded by version: %s is still %s"), self->version_attribute,
+                                     dyn_value_get_number (version));
     }
   else
     {
+      /* A delete changes every attribute: in any mode it is guarded by the
+       * whole item. */
       guard_seen_item (self, &b, guard, before, G_MAXUINT);
       *guard_kind = "values";
-      *description = g_strdup_printf ("guarded by the item as seen: it exists and its %u attributes "
-                                      "hold the values loaded", n);
+      *guard_text = whole_item_text (n);
       if (guard->len > DYN_EXPRESSION_MAX_LENGTH)
         {
           /* Placeholders are handed out in the same order on a rebuild, so
@@ -1161,10 +1382,10 @@ plan_delete (DynChangeSet  *self,
               fit--;
             }
           *guard_kind = "partial";
-          g_free (*description);
-          *description = g_strdup_printf ("guarded by the item's existence and the first %u of its "
-                                          "%u attributes as loaded: the full guard would exceed "
-                                          "DynamoDB's 4 KB expression limit", fit, n);
+          g_free (*guard_text);
+          *guard_text = g_strdup_printf (_("Guarded by the first %u of the item’s %u attributes as loaded "
+                                           "(a guard on the whole item would exceed DynamoDB’s 4 KB "
+                                           "expression limit)"), fit, n);
         }
     }
   b.request->condition = g_strdup (guard->str);
@@ -1173,74 +1394,155 @@ plan_delete (DynChangeSet  *self,
   return action_new (index, &b);
 }
 
-typedef enum {
-  GUARD_FULL,
-  GUARD_CHANGED,
-} GuardMode;
+/* Whether another path of @touched that is checked by its value goes
+ * through @parent: its guard then holds only while @parent is a map. */
+static gboolean
+parent_checked (GPtrArray         *touched,
+                const DynExprPath *parent)
+{
+  guint n = dyn_expr_path_get_length (parent);
 
+  for (guint i = 0; i < touched->len; i++)
+    {
+      DynDiffEntry *entry = touched->pdata[i];
+
+      if (entry->kind != DYN_DIFF_ADDED && dyn_expr_path_get_length (entry->path) > n &&
+          dyn_path_overlaps (entry->path, parent))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The guard on what the update depends on: the item exists; each path it
+ * changes or removes holds the value loaded; each path it adds is absent and
+ * its parent is still a map (else the SET would be refused); each list it
+ * writes elements of has the length loaded (so the positions still name the
+ * same elements). With @said, the same in words, one per path or list. */
+static void
+guard_changes (DynChangeSet *self,
+               Builder      *b,
+               GString      *guard,
+               DynValue     *before,
+               GPtrArray    *touched,
+               GPtrArray    *said)
+{
+  g_autoptr(GHashTable) done = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  guard_append (b, guard, TERM_EXISTS, self->keys.partition_key, NULL);
+  for (guint i = 0; i < touched->len; i++)
+    {
+      DynDiffEntry *entry = touched->pdata[i];
+
+      if (entry->kind == DYN_DIFF_ADDED)
+        {
+          guard_append_path (b, guard, TERM_NOT_EXISTS, entry->path, NULL);
+          if (said != NULL)
+            /* TRANSLATORS: a guard condition: the path (info.rating) was absent when loaded and must still be */
+            g_ptr_array_add (said, g_strdup_printf (_("%s is still absent"), entry->name));
+        }
+      else
+        {
+          guard_append_path (b, guard, TERM_EQUAL, entry->path, entry->before);
+          if (said != NULL)
+            {
+              g_autofree char *value = short_value (entry->before);
+              /* TRANSLATORS: a guard condition: "info.rating is still 8.7" */
+              g_ptr_array_add (said, g_strdup_printf (_("%s is still %s"), entry->name, value));
+            }
+        }
+    }
+  for (guint i = 0; i < touched->len; i++)
+    {
+      DynDiffEntry *entry = touched->pdata[i];
+      guint n = dyn_expr_path_get_length (entry->path);
+
+      for (guint k = 1; k < n; k++)
+        {
+          g_autoptr(DynExprPath) list_path = NULL;
+          g_autoptr(DynValue) size = NULL;
+          g_autofree char *number = NULL;
+          DynValue *list;
+          char *key;
+
+          if (!dyn_expr_path_is_index (entry->path, k))
+            continue;
+          list_path = path_prefix (entry->path, k);
+          key = dyn_path_to_display (list_path);
+          if (!g_hash_table_add (done, key))
+            continue;
+          list = dyn_path_lookup (before, list_path);
+          number = g_strdup_printf ("%u", dyn_value_get_length (list));
+          size = dyn_value_new_number (number, NULL);
+          guard_append_path (b, guard, TERM_SIZE, list_path, size);
+          if (said != NULL)
+            g_ptr_array_add (said, g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s still has %u element",
+                                                                 "%s still has %u elements",
+                                                                 dyn_value_get_length (list)),
+                                                    key, dyn_value_get_length (list)));
+        }
+      if (entry->kind == DYN_DIFF_ADDED && n > 1)
+        {
+          g_autoptr(DynExprPath) parent = path_prefix (entry->path, n - 1);
+          g_autofree char *display = dyn_path_to_display (parent);
+
+          if (!parent_checked (touched, parent) &&
+              g_hash_table_add (done, g_strconcat ("\x1fmap ", display, NULL)))
+            guard_append_path (b, guard, TERM_IS_MAP, parent, NULL);
+        }
+    }
+}
+
+typedef enum {
+  GUARD_ITEM,
+  GUARD_CHANGES,
+} GuardScope;
+
+/* The update of @before into @after: the paths it writes go to @touched
+ * (DynDiffEntry*, the version attribute left out), the words of a
+ * GUARD_CHANGES guard to @said. */
 static gboolean
 build_update (DynChangeSet  *self,
               Builder       *b,
               DynValue      *before,
               DynValue      *after,
-              GuardMode      mode,
+              GuardScope     scope,
               GPtrArray     *touched,
+              GPtrArray     *said,
               GError       **error)
 {
+  const char *version_attribute = version_in_use (self);
+  DynValue *version = version_of (version_attribute, before);
+  g_autoptr(GPtrArray) diff = dyn_diff_items (before, after, &self->keys, FALSE);
   g_autoptr(GString) guard = g_string_new (NULL);
-  Diff d = {
-    g_string_new (NULL), g_string_new (NULL), g_string_new (NULL), g_string_new (NULL), touched,
+  Clauses c = {
+    g_string_new (NULL), g_string_new (NULL), g_string_new (NULL),
+    g_ptr_array_new_with_free_func ((GDestroyNotify) remove_free),
   };
-  DynValue *version = version_of (self->version_attribute, before);
   g_autoptr(DynValue) next = NULL;
   gboolean ok = TRUE;
 
   builder_init (b, DYN_OP_UPDATE_ITEM, self->table);
   b->request->key = key_of (&self->keys, before);
   g_ptr_array_set_size (touched, 0);
+  if (said != NULL)
+    g_ptr_array_set_size (said, 0);
 
-  /* Removed attributes, then set/changed ones in the after item's order. */
-  for (guint i = 0; i < dyn_value_get_length (before); i++)
+  for (guint i = 0; i < diff->len; i++)
     {
-      const char *name = dyn_value_map_get_name (before, i);
+      DynDiffEntry *entry = diff->pdata[i];
 
-      if (is_key_attribute (&self->keys, name) ||
-          (version != NULL && strcmp (name, self->version_attribute) == 0))
+      /* Keys are the item's identity (a changed key is no update); the
+       * version is written below. */
+      if (entry->is_key ||
+          (version != NULL && strcmp (dyn_expr_path_get_name (entry->path, 0, NULL), version_attribute) == 0))
         continue;
-      if (dyn_value_map_lookup (after, name) == NULL)
-        {
-          clause_append (d.remove, alias_name (b, name));
-          g_ptr_array_add (touched, (gpointer) name);
-        }
-    }
-  for (guint i = 0; i < dyn_value_get_length (after); i++)
-    {
-      const char *name = dyn_value_map_get_name (after, i);
-      DynValue *nv = dyn_value_map_get_value (after, i);
-      DynValue *ov = dyn_value_map_lookup (before, name);
-      gsize before_len;
-
-      if (is_key_attribute (&self->keys, name) ||
-          (version != NULL && strcmp (name, self->version_attribute) == 0))
-        continue;
-      if (ov != NULL && dyn_value_equal (ov, nv))
-        continue;
-      before_len = d.set->len + d.add->len + d.del->len + d.remove->len;
-      if (ov == NULL)
-        {
-          g_autofree char *p = add_value (b, "", name, nv);
-          g_autofree char *text = g_strdup_printf ("%s = %s", alias_name (b, name), p);
-          clause_append (d.set, text);
-        }
-      else
-        diff_value (b, &d, alias_name (b, name), name, ov, nv);
-      if (d.set->len + d.add->len + d.del->len + d.remove->len != before_len)
-        g_ptr_array_add (touched, (gpointer) name);
+      write_entry (b, &c, entry);
+      g_ptr_array_add (touched, g_steal_pointer (&diff->pdata[i]));
     }
 
   if (version != NULL)
     {
-      next = next_version (self->version_attribute, before, error);
+      next = next_version (version_attribute, before, error);
       if (next == NULL)
         {
           ok = FALSE;
@@ -1248,13 +1550,13 @@ build_update (DynChangeSet  *self,
         }
       if (touched->len > 0)
         {
-          g_autofree char *p = add_value (b, "", self->version_attribute, next);
-          g_autofree char *text = g_strdup_printf ("%s = %s", alias_name (b, self->version_attribute), p);
-          clause_append (d.set, text);
+          g_autofree char *p = add_value (b, "", version_attribute, next);
+          g_autofree char *text = g_strdup_printf ("%s = %s", alias_name (b, version_attribute), p);
+          clause_append (c.set, text);
         }
-      guard_append (b, guard, TERM_EQUAL, self->version_attribute, version);
+      guard_append (b, guard, TERM_EQUAL, version_attribute, version);
     }
-  else if (mode == GUARD_FULL)
+  else if (scope == GUARD_ITEM)
     {
       guard_seen_item (self, b, guard, before, G_MAXUINT);
       for (guint i = 0; i < dyn_value_get_length (after); i++)
@@ -1265,24 +1567,38 @@ build_update (DynChangeSet  *self,
         }
     }
   else
-    {
-      guard_append (b, guard, TERM_EXISTS, self->keys.partition_key, NULL);
-      for (guint i = 0; i < touched->len; i++)
-        {
-          DynValue *ov = dyn_value_map_lookup (before, touched->pdata[i]);
-          guard_append (b, guard, ov ? TERM_EQUAL : TERM_NOT_EXISTS, touched->pdata[i], ov);
-        }
-    }
+    guard_changes (self, b, guard, before, touched, said);
 
-  b->request->update = diff_to_expression (&d);
+  /* The diff's paths are disjoint by construction; DynamoDB refuses an
+   * update whose paths overlap, so make sure. */
+  for (guint i = 0; i < touched->len; i++)
+    for (guint j = i + 1; j < touched->len; j++)
+      if (dyn_path_overlaps (((DynDiffEntry *) touched->pdata[i])->path, ((DynDiffEntry *) touched->pdata[j])->path))
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_FAILED, "two paths of one update overlap: %s and %s",
+                       ((DynDiffEntry *) touched->pdata[i])->name, ((DynDiffEntry *) touched->pdata[j])->name);
+          ok = FALSE;
+          goto out;
+        }
+
+  b->request->update = clauses_to_expression (&c);
   b->request->condition = g_strdup (guard->str);
 
 out:
-  g_string_free (d.set, TRUE);
-  g_string_free (d.remove, TRUE);
-  g_string_free (d.add, TRUE);
-  g_string_free (d.del, TRUE);
+  g_string_free (c.set, TRUE);
+  g_string_free (c.add, TRUE);
+  g_string_free (c.del, TRUE);
+  g_ptr_array_unref (c.removes);
   return ok;
+}
+
+static char *
+changes_text (GPtrArray *said)
+{
+  g_autofree char *list = join_list (said, 4);
+
+  /* TRANSLATORS: the list says per path what must still hold: "info.rating is still 8.7, info.tagline is still absent" */
+  return g_strdup_printf (_("Guarded by the values it changes: %s"), list);
 }
 
 static Action *
@@ -1291,50 +1607,61 @@ plan_update (DynChangeSet  *self,
              DynValue      *before,
              DynValue      *after,
              const char   **guard_kind,
-             char         **description,
+             char         **guard_text,
+             GPtrArray     *touched,
              GError       **error)
 {
   g_auto(Builder) b = { 0 };
-  g_autoptr(GPtrArray) touched = g_ptr_array_new ();
-  g_autofree char *list = NULL;
-  DynValue *version = version_of (self->version_attribute, before);
+  g_autoptr(GPtrArray) said = g_ptr_array_new_with_free_func (g_free);
+  const char *version_attribute = version_in_use (self);
+  DynValue *version = version_of (version_attribute, before);
+  GuardScope scope = self->guard_mode == DYN_GUARD_ITEM ? GUARD_ITEM : GUARD_CHANGES;
 
-  if (!build_update (self, &b, before, after, GUARD_FULL, touched, error))
+  if (!build_update (self, &b, before, after, scope, touched, said, error))
     return NULL;
   if (touched->len == 0)
     return NULL;   /* only the version differed: nothing to send */
-  list = names_list (touched, 8);
 
   if (version != NULL)
     {
-      g_autoptr(DynValue) next = next_version (self->version_attribute, before, NULL);
-      *guard_kind = "version";
-      *description = g_strdup_printf ("changes %s; guarded by %s = %s (unchanged since loaded), "
-                                      "which becomes %s", list, self->version_attribute,
-                                      dyn_value_get_number (version), dyn_value_get_number (next));
-    }
-  else if (strlen (b.request->condition) <= DYN_EXPRESSION_MAX_LENGTH)
-    {
-      guint added = 0;
+      g_autoptr(DynValue) next = next_version (version_attribute, before, NULL);
 
-      for (guint i = 0; i < dyn_value_get_length (after); i++)
-        if (dyn_value_map_lookup (before, dyn_value_map_get_name (after, i)) == NULL)
-          added++;
+      *guard_kind = "version";
+      /* TRANSLATORS: "Guarded by version: version is still 3, set to 4"; the first %s is the attribute's name */
+      *guard_text = g_strdup_printf (_("Guarded by version: %s is still %s, set to %s"), version_attribute,
+                                     dyn_value_get_number (version), dyn_value_get_number (next));
+    }
+  else if (scope == GUARD_ITEM && strlen (b.request->condition) <= DYN_EXPRESSION_MAX_LENGTH)
+    {
       *guard_kind = "values";
-      *description = g_strdup_printf ("changes %s; guarded by the item as loaded: it exists, its "
-                                      "%u attributes hold the values loaded%s", list,
-                                      count_non_key (self, before),
-                                      added ? " and the attributes it adds are still absent" : "");
+      *guard_text = whole_item_text (count_non_key (self, before));
+    }
+  else if (scope == GUARD_ITEM)
+    {
+      g_autofree char *text = NULL;
+
+      builder_clear (&b);
+      if (!build_update (self, &b, before, after, GUARD_CHANGES, touched, said, error))
+        return NULL;
+      *guard_kind = "changed-attributes";
+      text = changes_text (said);
+      *guard_text = g_strdup_printf (_("%s (a guard on the whole item would exceed DynamoDB’s 4 KB "
+                                       "expression limit)"), text);
     }
   else
     {
-      builder_clear (&b);
-      if (!build_update (self, &b, before, after, GUARD_CHANGED, touched, error))
-        return NULL;
       *guard_kind = "changed-attributes";
-      *description = g_strdup_printf ("changes %s; guarded by the item's existence and the changed "
-                                      "attributes' loaded values only: a guard on every attribute "
-                                      "would exceed DynamoDB's 4 KB expression limit", list);
+      *guard_text = changes_text (said);
+      if (self->guard_mode == DYN_GUARD_VERSION)
+        {
+          g_autofree char *text = g_steal_pointer (guard_text);
+
+          if (version_attribute == NULL)
+            *guard_text = g_strdup_printf (_("%s (no version attribute is set)"), text);
+          else
+            /* TRANSLATORS: the %s in parentheses is the version attribute's name */
+            *guard_text = g_strdup_printf (_("%s (the item has no version number in %s)"), text, version_attribute);
+        }
     }
 
   if (!check_length ("update expression", b.request->update, error) ||
@@ -1352,7 +1679,6 @@ plan_change (DynChangeSet  *self,
   DynChange *change = self->changes->pdata[index];
   ChangePlan *cp = &plan->changes[index];
   g_autofree char *where = NULL;
-  g_autofree char *guard_text = NULL;
   Action *a = NULL;
 
   cp->kind = dyn_change_get_kind (change, &self->keys);
@@ -1363,7 +1689,9 @@ plan_change (DynChangeSet  *self,
   switch (cp->kind)
     {
     case DYN_CHANGE_KIND_NONE:
-      cp->description = g_strdup_printf ("%s: unchanged, nothing to send", where);
+      cp->guard_text = g_strdup (_("Not guarded: nothing to send"));
+      /* TRANSLATORS: %s is the item's key */
+      cp->description = g_strdup_printf (_("%s: unchanged, nothing to send"), where);
       return TRUE;
 
     case DYN_CHANGE_KIND_CREATE:
@@ -1372,37 +1700,51 @@ plan_change (DynChangeSet  *self,
         return FALSE;
       g_ptr_array_add (plan->actions, a);
       cp->guard = "not-exists";
-      cp->description = g_strdup_printf ("create %s; refused if an item with this key exists "
-                                         "(attribute_not_exists(%s))", where, self->keys.partition_key);
+      cp->guard_text = g_strdup (_("Guarded: no item with this key may exist"));
+      /* TRANSLATORS: the item's key, then the guard sentence */
+      cp->description = g_strdup_printf (_("Create %s. %s"), where, cp->guard_text);
       break;
 
     case DYN_CHANGE_KIND_DELETE:
-      a = plan_delete (self, index, change->before, &cp->guard, &guard_text, error);
+      a = plan_delete (self, index, change->before, &cp->guard, &cp->guard_text, error);
       if (a == NULL)
         return FALSE;
       g_ptr_array_add (plan->actions, a);
-      cp->description = g_strdup_printf ("delete %s; %s", where, guard_text);
+      /* TRANSLATORS: the item's key, then the guard sentence */
+      cp->description = g_strdup_printf (_("Delete %s. %s"), where, cp->guard_text);
       break;
 
     case DYN_CHANGE_KIND_UPDATE:
-      a = plan_update (self, index, change->before, change->after, &cp->guard, &guard_text, error);
-      if (a == NULL)
-        {
-          if (error != NULL && *error != NULL)
-            return FALSE;
-          cp->kind = DYN_CHANGE_KIND_NONE;
-          cp->description = g_strdup_printf ("%s: only the version attribute differs, nothing to send", where);
-          return TRUE;
-        }
-      g_ptr_array_add (plan->actions, a);
-      cp->description = g_strdup_printf ("update %s: %s", where, guard_text);
+      {
+        g_autoptr(GPtrArray) touched = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_diff_entry_free);
+        g_autoptr(GPtrArray) names = g_ptr_array_new ();
+        g_autofree char *list = NULL;
+
+        a = plan_update (self, index, change->before, change->after, &cp->guard, &cp->guard_text, touched, error);
+        if (a == NULL)
+          {
+            if (error != NULL && *error != NULL)
+              return FALSE;
+            cp->kind = DYN_CHANGE_KIND_NONE;
+            cp->guard_text = g_strdup (_("Not guarded: nothing to send"));
+            cp->description = g_strdup_printf (_("%s: only the version attribute differs, nothing to send"), where);
+            return TRUE;
+          }
+        g_ptr_array_add (plan->actions, a);
+        for (guint i = 0; i < touched->len; i++)
+          g_ptr_array_add (names, ((DynDiffEntry *) touched->pdata[i])->name);
+        list = join_list (names, 8);
+        /* TRANSLATORS: the item's key, the paths it changes, then the guard sentence */
+        cp->description = g_strdup_printf (_("Update %s: %s. %s"), where, list, cp->guard_text);
+      }
       break;
 
     case DYN_CHANGE_KIND_KEY_CHANGE:
       {
         g_autofree char *old_where = key_display (&self->keys, change->before);
+        g_autofree char *delete_text = NULL;
 
-        a = plan_delete (self, index, change->before, &cp->guard, &guard_text, error);
+        a = plan_delete (self, index, change->before, &cp->guard, &delete_text, error);
         if (a == NULL)
           return FALSE;
         g_ptr_array_add (plan->actions, a);
@@ -1410,9 +1752,11 @@ plan_change (DynChangeSet  *self,
         if (a == NULL)
           return FALSE;
         g_ptr_array_add (plan->actions, a);
-        cp->description = g_strdup_printf ("key change %s → %s, in one transaction: delete of the old "
-                                           "item (%s) and create of the new one (refused if it exists)",
-                                           old_where, where, guard_text);
+        /* TRANSLATORS: the old item's guard sentence, then what guards the new key */
+        cp->guard_text = g_strdup_printf (_("%s; no item with the new key may exist"), delete_text);
+        /* TRANSLATORS: the old key, the new key, then the guard sentence */
+        cp->description = g_strdup_printf (_("Key change %s → %s in one transaction. %s"),
+                                           old_where, where, cp->guard_text);
       }
       break;
     }
@@ -1584,7 +1928,10 @@ dyn_change_set_plan (DynChangeSet  *self,
   json_builder_begin_object (jb);
   json_builder_set_member_name (jb, "table");
   json_builder_add_string_value (jb, self->table);
-  if (self->version_attribute != NULL)
+  json_builder_set_member_name (jb, "guard_mode");
+  json_builder_add_string_value (jb, self->guard_mode == DYN_GUARD_ITEM ? "item"
+                                     : self->guard_mode == DYN_GUARD_VERSION ? "version" : "changes");
+  if (version_in_use (self) != NULL)
     {
       json_builder_set_member_name (jb, "version_attribute");
       json_builder_add_string_value (jb, self->version_attribute);
@@ -1611,6 +1958,8 @@ dyn_change_set_plan (DynChangeSet  *self,
         json_builder_add_string_value (jb, cp->guard);
       else
         json_builder_add_null_value (jb);
+      json_builder_set_member_name (jb, "guard_text");
+      json_builder_add_string_value (jb, cp->guard_text);
       json_builder_set_member_name (jb, "description");
       json_builder_add_string_value (jb, cp->description);
       json_builder_end_object (jb);
@@ -1654,7 +2003,7 @@ dyn_change_set_describe_guard (DynChangeSet  *self,
   plan = build_plan (self, error);
   if (plan == NULL)
     return NULL;
-  return g_strdup (plan->changes[index].description);
+  return g_strdup (plan->changes[index].guard_text);
 }
 
 /* ------------------------------------------------------------------------ */

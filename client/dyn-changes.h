@@ -16,26 +16,52 @@ G_BEGIN_DECLS
  * A change is (item before, item after) as the user saw and left it. Each one
  * becomes a guarded write:
  *  - create (no before): PutItem with attribute_not_exists(<partition key>);
- *  - update: a minimal UpdateItem (SET of changed attributes and nested map
- *    members, REMOVE of removed ones, ADD/DELETE of set elements when that
- *    is smaller than the whole set), guarded by every attribute of the before
- *    item still holding its value and attribute_not_exists() for the
- *    attributes the change adds; with a version attribute, guarded by the
- *    version alone, which is set to version + 1;
- *  - delete (no after): DeleteItem guarded by the item as seen (or its
- *    version);
+ *  - update: a minimal UpdateItem by document path (dyn_diff_items()): SET
+ *    of each changed or added path (a map member at any depth, a list
+ *    element where the list kept its length; a map that is new at its path
+ *    is set whole), REMOVE of removed ones, ADD/DELETE of set elements when
+ *    that is smaller than the whole set. No two paths overlap. Its guard
+ *    depends on the DynGuardMode below;
+ *  - delete (no after): DeleteItem guarded by the item as seen (a delete
+ *    changes every attribute), or by its version;
  *  - a changed key: a guarded delete of the old item plus a guarded create of
  *    the new one, always in the same transaction.
- * When a guard would be longer than DynamoDB's 4 KB expression limit, the
- * update guard falls back to the attributes the change touches plus
- * attribute_exists(<partition key>), and a delete guard to as many attributes
- * (in item order) as fit; the plan says so.
+ * When the whole-item guard would be longer than DynamoDB's 4 KB expression
+ * limit, an update falls back to the guard on the paths it changes, and a
+ * delete to as many attributes (in item order) as fit; the plan says so.
  *
  * A commit sends TransactWriteItems of at most 100 actions, each with a
  * ClientRequestToken kept by the change set, so committing the same set again
- * after a lost answer is applied once. Attributes the user did not touch are
+ * after a lost answer is applied once. Paths the user did not touch are
  * never sent.
  */
+
+/**
+ * DynGuardMode:
+ * @DYN_GUARD_CHANGES: an update is guarded by what it depends on: the item
+ *   exists, each path it changes or removes still holds the value loaded,
+ *   each path it adds is still absent (and its parent still a map), each
+ *   list it writes elements of still has the length loaded. Another
+ *   writer's change elsewhere in the item does not conflict. The default.
+ * @DYN_GUARD_ITEM: an update is guarded by the whole item as loaded: it
+ *   exists, every attribute holds the value loaded, the attributes it adds
+ *   are absent. Any concurrent change conflicts.
+ * @DYN_GUARD_VERSION: writes are guarded by the version attribute alone
+ *   (see dyn_change_set_set_version_attribute()), which each write sets to
+ *   version + 1 (a create to 1). Items without a number there are guarded
+ *   as with @DYN_GUARD_CHANGES.
+ *
+ * What an update's (and a delete's) guard checks. Creates are always
+ * guarded by attribute_not_exists(<partition key>).
+ */
+typedef enum {
+  DYN_GUARD_CHANGES,
+  DYN_GUARD_ITEM,
+  DYN_GUARD_VERSION,
+} DynGuardMode;
+
+#define DYN_TYPE_GUARD_MODE (dyn_guard_mode_get_type ())
+GType           dyn_guard_mode_get_type      (void) G_GNUC_CONST;
 
 /**
  * DynChangeKind:
@@ -159,10 +185,16 @@ G_DECLARE_FINAL_TYPE (DynChangeSet, dyn_change_set, DYN, CHANGE_SET, GObject)
 DynChangeSet   *dyn_change_set_new           (const char         *table,
                                               const DynKeySchema *keys) G_GNUC_WARN_UNUSED_RESULT;
 const char     *dyn_change_set_get_table     (DynChangeSet       *self);
-/* The attribute used for optimistic locking (a number), or %NULL (default). */
+/* The attribute used for optimistic locking (a number), or %NULL (default).
+ * Setting one also selects DYN_GUARD_VERSION; setting %NULL while that mode
+ * is selected returns to DYN_GUARD_CHANGES. Property "version-attribute". */
 void            dyn_change_set_set_version_attribute (DynChangeSet *self,
                                                       const char   *name);
 const char     *dyn_change_set_get_version_attribute (DynChangeSet *self);
+/* What updates and deletes are guarded by (property "guard-mode"). */
+void            dyn_change_set_set_guard_mode (DynChangeSet *self,
+                                               DynGuardMode  mode);
+DynGuardMode    dyn_change_set_get_guard_mode (DynChangeSet *self);
 /* When TRUE, a set holding a single change sends it as a plain PutItem,
  * UpdateItem or DeleteItem instead of a one-action transaction (half the
  * write cost, but no idempotency token). Default FALSE. */
@@ -197,18 +229,27 @@ void            dyn_change_set_clear         (DynChangeSet       *self);
  * dyn_change_set_plan:
  *
  * The requests a commit would send, as JSON:
- * {"table": T, "changes": [{"change": i, "kind": "update", "request": r,
- *   "guard": "values"|"version"|"changed-attributes"|"partial"|"not-exists",
- *   "description": "…"}…],
+ * {"table": T, "guard_mode": "changes"|"item"|"version",
+ *  "changes": [{"change": i, "kind": "update", "request": r,
+ *   "guard": "changed-attributes"|"values"|"version"|"partial"|"not-exists",
+ *   "guard_text": "Guarded by …", "description": "Update …"}…],
  *  "requests": [{"operation": "TransactWriteItems", "changes": [i…],
  *   "params": {… the request body …}}…]}.
  * The ClientRequestTokens are created here and kept for the commit. Fails
  * when two changes touch the same item or a request breaks a limit.
+ * "guard" names what the guard checks: "changed-attributes" the paths the
+ * update changes (DYN_GUARD_CHANGES, or DYN_GUARD_ITEM over the 4 KB
+ * limit), "values" the whole item as loaded, "version" the version,
+ * "partial" the first attributes of a delete's item, "not-exists" a create.
+ * "guard_text" says the same in one translated sentence (what
+ * dyn_change_set_describe_guard() returns); "description" adds what the
+ * change does.
  */
 JsonNode       *dyn_change_set_plan          (DynChangeSet       *self,
                                               GError            **error) G_GNUC_WARN_UNUSED_RESULT;
 
-/* A sentence on how change @index is guarded, or NULL with @error. */
+/* The sentence on how change @index is guarded ("Guarded by the values it
+ * changes: info.rating is still 8.7"), translated; NULL with @error. */
 char           *dyn_change_set_describe_guard (DynChangeSet      *self,
                                                guint              index,
                                                GError           **error) G_GNUC_WARN_UNUSED_RESULT;

@@ -17,6 +17,7 @@ dyn_diff_entry_free (DynDiffEntry *entry)
   g_free (entry->name);
   g_clear_pointer (&entry->before, dyn_value_unref);
   g_clear_pointer (&entry->after, dyn_value_unref);
+  g_clear_pointer (&entry->path, dyn_expr_path_free);
   g_free (entry);
 }
 
@@ -29,8 +30,206 @@ dyn_merge_entry_free (DynMergeEntry *entry)
   g_clear_pointer (&entry->base, dyn_value_unref);
   g_clear_pointer (&entry->server, dyn_value_unref);
   g_clear_pointer (&entry->mine, dyn_value_unref);
+  g_clear_pointer (&entry->path, dyn_expr_path_free);
   g_free (entry);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Document paths */
+
+static gboolean
+name_needs_quotes (const char *name)
+{
+  return *name == '\0' || strpbrk (name, ".[]`") != NULL;
+}
+
+char *
+dyn_path_to_display (const DynExprPath *path)
+{
+  GString *out;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  out = g_string_new (NULL);
+  for (guint i = 0; i < dyn_expr_path_get_length (path); i++)
+    {
+      const char *name;
+
+      if (dyn_expr_path_is_index (path, i))
+        {
+          g_string_append_printf (out, "[%u]", dyn_expr_path_get_index (path, i));
+          continue;
+        }
+      name = dyn_expr_path_get_name (path, i, NULL);
+      if (i > 0)
+        g_string_append_c (out, '.');
+      if (!name_needs_quotes (name))
+        {
+          g_string_append (out, name);
+          continue;
+        }
+      g_string_append_c (out, '`');
+      for (const char *p = name; *p; p++)
+        {
+          if (*p == '`')
+            g_string_append_c (out, '`');
+          g_string_append_c (out, *p);
+        }
+      g_string_append_c (out, '`');
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* The child of @value that segment @i of @path names, or NULL. */
+static DynValue *
+path_step (const DynValue    *value,
+           const DynExprPath *path,
+           guint              i)
+{
+  if (value == NULL)
+    return NULL;
+  if (dyn_expr_path_is_index (path, i))
+    {
+      guint index = dyn_expr_path_get_index (path, i);
+
+      if (dyn_value_get_value_type (value) != DYN_VALUE_L || index >= dyn_value_get_length (value))
+        return NULL;
+      return dyn_value_list_get (value, index);
+    }
+  if (dyn_value_get_value_type (value) != DYN_VALUE_M)
+    return NULL;
+  return dyn_value_map_lookup (value, dyn_expr_path_get_name (path, i, NULL));
+}
+
+DynValue *
+dyn_path_lookup (const DynValue    *item,
+                 const DynExprPath *path)
+{
+  const DynValue *value = item;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  for (guint i = 0; i < dyn_expr_path_get_length (path) && value != NULL; i++)
+    value = path_step (value, path, i);
+  return (DynValue *) value;
+}
+
+static gboolean
+segments_equal (const DynExprPath *a,
+                const DynExprPath *b,
+                guint              i)
+{
+  gboolean ia = dyn_expr_path_is_index (a, i);
+
+  if (ia != dyn_expr_path_is_index (b, i))
+    return FALSE;
+  if (ia)
+    return dyn_expr_path_get_index (a, i) == dyn_expr_path_get_index (b, i);
+  return strcmp (dyn_expr_path_get_name (a, i, NULL), dyn_expr_path_get_name (b, i, NULL)) == 0;
+}
+
+gboolean
+dyn_path_overlaps (const DynExprPath *a,
+                   const DynExprPath *b)
+{
+  guint n;
+
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+
+  n = MIN (dyn_expr_path_get_length (a), dyn_expr_path_get_length (b));
+  for (guint i = 0; i < n; i++)
+    if (!segments_equal (a, b, i))
+      return FALSE;
+  return TRUE;
+}
+
+/* A copy of @value with segment @depth onwards of @path set to @new. */
+static DynValue *
+with_path_from (const DynValue    *value,
+                const DynExprPath *path,
+                guint              depth,
+                DynValue          *new)
+{
+  gboolean last = depth + 1 == dyn_expr_path_get_length (path);
+  DynValue *copy;
+
+  if (dyn_expr_path_is_index (path, depth))
+    {
+      guint index = dyn_expr_path_get_index (path, depth);
+
+      if (value == NULL || dyn_value_get_value_type (value) != DYN_VALUE_L ||
+          index >= dyn_value_get_length (value) || (last && new == NULL))
+        return NULL;
+      copy = dyn_value_new_list ();
+      for (guint i = 0; i < dyn_value_get_length (value); i++)
+        {
+          DynValue *element = dyn_value_list_get (value, i);
+
+          if (i != index)
+            dyn_value_list_append (copy, element);
+          else if (last)
+            dyn_value_list_append (copy, new);
+          else
+            {
+              DynValue *changed = with_path_from (element, path, depth + 1, new);
+
+              if (changed == NULL)
+                {
+                  dyn_value_unref (copy);
+                  return NULL;
+                }
+              dyn_value_list_take (copy, changed);
+            }
+        }
+      return copy;
+    }
+
+  if (value == NULL || dyn_value_get_value_type (value) != DYN_VALUE_M)
+    return NULL;
+  {
+    const char *name = dyn_expr_path_get_name (path, depth, NULL);
+    g_autoptr(DynValue) child = NULL;
+
+    if (!last)
+      {
+        child = with_path_from (dyn_value_map_lookup (value, name), path, depth + 1, new);
+        if (child == NULL)
+          return NULL;
+      }
+    else if (new != NULL)
+      child = dyn_value_ref (new);
+    return dyn_item_with_attribute (value, name, child);
+  }
+}
+
+DynValue *
+dyn_item_with_path (const DynValue    *item,
+                    const DynExprPath *path,
+                    DynValue          *value)
+{
+  g_return_val_if_fail (item != NULL && dyn_value_get_value_type (item) == DYN_VALUE_M, NULL);
+  g_return_val_if_fail (path != NULL && dyn_expr_path_get_length (path) > 0, NULL);
+  g_return_val_if_fail (!dyn_expr_path_is_index (path, 0), NULL);
+
+  return with_path_from (item, path, 0, value);
+}
+
+static DynExprPath *
+path_child (const DynExprPath *parent,
+            const char        *name,
+            guint              index)
+{
+  DynExprPath *path = parent ? dyn_expr_path_copy (parent) : dyn_expr_path_new (NULL);
+
+  if (name != NULL)
+    dyn_expr_path_append_name (path, name);
+  else
+    dyn_expr_path_append_index (path, index);
+  return path;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Diffs and merges */
 
 static gboolean
 is_key_name (const DynKeySchema *keys,
@@ -40,15 +239,23 @@ is_key_name (const DynKeySchema *keys,
          (g_strcmp0 (keys->partition_key, name) == 0 || g_strcmp0 (keys->sort_key, name) == 0);
 }
 
-/* The attribute names of up to three items: keys first, then each item's
- * names in its order, each name once. */
+static gboolean
+is_type (const DynValue *value,
+         DynValueType    type)
+{
+  return value != NULL && dyn_value_get_value_type (value) == type;
+}
+
+/* The member names of up to three maps (any may be NULL or not a map):
+ * with @keys, the key attributes first; then each map's names in its
+ * order, each name once. */
 static GPtrArray *
 union_of_names (const DynValue     *a,
                 const DynValue     *b,
                 const DynValue     *c,
                 const DynKeySchema *keys)
 {
-  const DynValue *items[] = { a, b, c };
+  const DynValue *maps[] = { a, b, c };
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   GPtrArray *names = g_ptr_array_new ();
 
@@ -60,8 +267,8 @@ union_of_names (const DynValue     *a,
         {
           if (key_names[k] == NULL)
             continue;
-          for (guint i = 0; i < G_N_ELEMENTS (items); i++)
-            if (items[i] != NULL && dyn_value_map_lookup (items[i], key_names[k]) != NULL)
+          for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
+            if (is_type (maps[i], DYN_VALUE_M) && dyn_value_map_lookup (maps[i], key_names[k]) != NULL)
               {
                 g_hash_table_add (seen, (gpointer) key_names[k]);
                 g_ptr_array_add (names, (gpointer) key_names[k]);
@@ -69,13 +276,13 @@ union_of_names (const DynValue     *a,
               }
         }
     }
-  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
     {
-      if (items[i] == NULL)
+      if (!is_type (maps[i], DYN_VALUE_M))
         continue;
-      for (guint m = 0; m < dyn_value_get_length (items[i]); m++)
+      for (guint m = 0; m < dyn_value_get_length (maps[i]); m++)
         {
-          const char *name = dyn_value_map_get_name (items[i], m);
+          const char *name = dyn_value_map_get_name (maps[i], m);
 
           if (g_hash_table_add (seen, (gpointer) name))
             g_ptr_array_add (names, (gpointer) name);
@@ -99,6 +306,67 @@ maybe_ref (DynValue *value)
   return value ? dyn_value_ref (value) : NULL;
 }
 
+typedef struct {
+  const DynKeySchema *keys;
+  gboolean            include_unchanged;
+  GPtrArray          *entries;
+} DiffWalk;
+
+static void
+diff_node (DiffWalk          *w,
+           const DynExprPath *path,
+           DynValue          *b,
+           DynValue          *a)
+{
+  DynDiffEntry *entry;
+  DynDiffKind kind;
+
+  if (b == NULL)
+    kind = DYN_DIFF_ADDED;
+  else if (a == NULL)
+    kind = DYN_DIFF_REMOVED;
+  else if (dyn_value_equal (a, b))
+    kind = DYN_DIFF_UNCHANGED;
+  else
+    kind = DYN_DIFF_CHANGED;
+
+  if (kind == DYN_DIFF_CHANGED && is_type (b, DYN_VALUE_M) && is_type (a, DYN_VALUE_M))
+    {
+      g_autoptr(GPtrArray) names = union_of_names (b, a, NULL, NULL);
+
+      for (guint i = 0; i < names->len; i++)
+        {
+          g_autoptr(DynExprPath) child = path_child (path, names->pdata[i], 0);
+
+          diff_node (w, child, dyn_value_map_lookup (b, names->pdata[i]), dyn_value_map_lookup (a, names->pdata[i]));
+        }
+      return;
+    }
+  if (kind == DYN_DIFF_CHANGED && is_type (b, DYN_VALUE_L) && is_type (a, DYN_VALUE_L) &&
+      dyn_value_get_length (b) == dyn_value_get_length (a))
+    {
+      for (guint i = 0; i < dyn_value_get_length (b); i++)
+        {
+          g_autoptr(DynExprPath) child = path_child (path, NULL, i);
+
+          diff_node (w, child, dyn_value_list_get (b, i), dyn_value_list_get (a, i));
+        }
+      return;
+    }
+
+  if (kind == DYN_DIFF_UNCHANGED && !w->include_unchanged)
+    return;
+  entry = g_new0 (DynDiffEntry, 1);
+  entry->path = dyn_expr_path_copy (path);
+  entry->name = dyn_path_to_display (path);
+  entry->kind = kind;
+  entry->before = maybe_ref (b);
+  entry->after = maybe_ref (a);
+  entry->is_key = dyn_expr_path_get_length (path) == 1 &&
+                  is_key_name (w->keys, dyn_expr_path_get_name (path, 0, NULL));
+  g_ptr_array_add (w->entries, entry);
+}
+
 GPtrArray *
 dyn_diff_items (const DynValue     *before,
                 const DynValue     *after,
@@ -106,36 +374,90 @@ dyn_diff_items (const DynValue     *before,
                 gboolean            include_unchanged)
 {
   g_autoptr(GPtrArray) names = union_of_names (before, after, NULL, keys);
-  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_diff_entry_free);
+  DiffWalk w = { keys, include_unchanged, NULL };
 
+  w.entries = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_diff_entry_free);
   for (guint i = 0; i < names->len; i++)
     {
       const char *name = names->pdata[i];
-      DynValue *b = before ? dyn_value_map_lookup (before, name) : NULL;
-      DynValue *a = after ? dyn_value_map_lookup (after, name) : NULL;
-      DynDiffEntry *entry;
-      DynDiffKind kind;
+      g_autoptr(DynExprPath) path = dyn_expr_path_new (name);
 
-      if (b == NULL)
-        kind = DYN_DIFF_ADDED;
-      else if (a == NULL)
-        kind = DYN_DIFF_REMOVED;
-      else if (dyn_value_equal (a, b))
-        kind = DYN_DIFF_UNCHANGED;
-      else
-        kind = DYN_DIFF_CHANGED;
-      if (kind == DYN_DIFF_UNCHANGED && !include_unchanged)
-        continue;
-
-      entry = g_new0 (DynDiffEntry, 1);
-      entry->name = g_strdup (name);
-      entry->kind = kind;
-      entry->before = maybe_ref (b);
-      entry->after = maybe_ref (a);
-      entry->is_key = is_key_name (keys, name);
-      g_ptr_array_add (entries, entry);
+      diff_node (&w, path,
+                 before ? dyn_value_map_lookup (before, name) : NULL,
+                 after ? dyn_value_map_lookup (after, name) : NULL);
     }
-  return entries;
+  return w.entries;
+}
+
+typedef struct {
+  const DynKeySchema *keys;
+  gboolean            server_gone;
+  GPtrArray          *entries;
+} MergeWalk;
+
+static void
+merge_node (MergeWalk         *w,
+            const DynExprPath *path,
+            DynValue          *base,
+            DynValue          *server,
+            DynValue          *mine)
+{
+  gboolean same = values_equal (base, server) && values_equal (base, mine);
+  DynMergeEntry *entry;
+
+  /* Into a map both sides still hold (the base may not have had it: both
+   * added it), so each keeps the members it changed. */
+  if (!same && is_type (server, DYN_VALUE_M) && is_type (mine, DYN_VALUE_M) &&
+      (base == NULL || is_type (base, DYN_VALUE_M)))
+    {
+      g_autoptr(GPtrArray) names = union_of_names (base, server, mine, NULL);
+
+      for (guint i = 0; i < names->len; i++)
+        {
+          const char *name = names->pdata[i];
+          g_autoptr(DynExprPath) child = path_child (path, name, 0);
+
+          merge_node (w, child, base ? dyn_value_map_lookup (base, name) : NULL,
+                      dyn_value_map_lookup (server, name), dyn_value_map_lookup (mine, name));
+        }
+      return;
+    }
+  /* Into lists only when no side moved an element: same length in all three. */
+  if (!same && is_type (base, DYN_VALUE_L) && is_type (server, DYN_VALUE_L) && is_type (mine, DYN_VALUE_L) &&
+      dyn_value_get_length (base) == dyn_value_get_length (server) &&
+      dyn_value_get_length (base) == dyn_value_get_length (mine))
+    {
+      for (guint i = 0; i < dyn_value_get_length (base); i++)
+        {
+          g_autoptr(DynExprPath) child = path_child (path, NULL, i);
+
+          merge_node (w, child, dyn_value_list_get (base, i), dyn_value_list_get (server, i),
+                      dyn_value_list_get (mine, i));
+        }
+      return;
+    }
+
+  entry = g_new0 (DynMergeEntry, 1);
+  entry->path = dyn_expr_path_copy (path);
+  entry->name = dyn_path_to_display (path);
+  entry->base = maybe_ref (base);
+  entry->server = maybe_ref (server);
+  entry->mine = maybe_ref (mine);
+  entry->is_key = dyn_expr_path_get_length (path) == 1 &&
+                  is_key_name (w->keys, dyn_expr_path_get_name (path, 0, NULL));
+  entry->server_changed = !values_equal (entry->base, entry->server);
+  entry->mine_changed = !values_equal (entry->base, entry->mine);
+  entry->conflict = entry->server_changed && entry->mine_changed &&
+                    !values_equal (entry->server, entry->mine);
+  /* With the item gone from the server there is nothing of the server's
+   * to keep per path: the user's item is the proposal. */
+  if (w->server_gone)
+    entry->side = DYN_MERGE_MINE;
+  else if (entry->is_key)
+    entry->side = DYN_MERGE_SERVER;
+  else
+    entry->side = entry->mine_changed ? DYN_MERGE_MINE : DYN_MERGE_SERVER;
+  g_ptr_array_add (w->entries, entry);
 }
 
 GPtrArray *
@@ -145,33 +467,20 @@ dyn_merge_entries (const DynValue     *base,
                    const DynKeySchema *keys)
 {
   g_autoptr(GPtrArray) names = union_of_names (base, server, mine, keys);
-  GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_merge_entry_free);
+  MergeWalk w = { keys, server == NULL, NULL };
 
+  w.entries = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_merge_entry_free);
   for (guint i = 0; i < names->len; i++)
     {
       const char *name = names->pdata[i];
-      DynMergeEntry *entry = g_new0 (DynMergeEntry, 1);
+      g_autoptr(DynExprPath) path = dyn_expr_path_new (name);
 
-      entry->name = g_strdup (name);
-      entry->base = base ? maybe_ref (dyn_value_map_lookup (base, name)) : NULL;
-      entry->server = server ? maybe_ref (dyn_value_map_lookup (server, name)) : NULL;
-      entry->mine = mine ? maybe_ref (dyn_value_map_lookup (mine, name)) : NULL;
-      entry->is_key = is_key_name (keys, name);
-      entry->server_changed = !values_equal (entry->base, entry->server);
-      entry->mine_changed = !values_equal (entry->base, entry->mine);
-      entry->conflict = entry->server_changed && entry->mine_changed &&
-                        !values_equal (entry->server, entry->mine);
-      /* With the item gone from the server there is nothing of the server's
-       * to keep per attribute: the user's item is the proposal. */
-      if (server == NULL)
-        entry->side = DYN_MERGE_MINE;
-      else if (entry->is_key)
-        entry->side = DYN_MERGE_SERVER;
-      else
-        entry->side = entry->mine_changed ? DYN_MERGE_MINE : DYN_MERGE_SERVER;
-      g_ptr_array_add (entries, entry);
+      merge_node (&w, path,
+                  base ? dyn_value_map_lookup (base, name) : NULL,
+                  server ? dyn_value_map_lookup (server, name) : NULL,
+                  mine ? dyn_value_map_lookup (mine, name) : NULL);
     }
-  return entries;
+  return w.entries;
 }
 
 DynValue *
@@ -181,18 +490,42 @@ dyn_merge_build (GPtrArray *entries)
 
   g_return_val_if_fail (entries != NULL, NULL);
 
+  /* The entries come in walk order and never overlap: every map or list on
+   * the way to one is made here (so it has one reference and can still be
+   * filled), and list elements come in index order. */
   item = dyn_value_new_map ();
   for (guint i = 0; i < entries->len; i++)
     {
       DynMergeEntry *entry = entries->pdata[i];
+      guint n = dyn_expr_path_get_length (entry->path);
+      DynValue *container = item;
       DynValue *value;
 
       if (entry->is_key)
         value = entry->server ? entry->server : entry->mine;
       else
         value = entry->side == DYN_MERGE_MINE ? entry->mine : entry->server;
-      if (value != NULL)
-        dyn_value_map_set (item, entry->name, value);
+
+      for (guint k = 0; k + 1 < n; k++)
+        {
+          DynValue *child = path_step (container, entry->path, k);
+
+          if (child == NULL)
+            {
+              child = dyn_expr_path_is_index (entry->path, k + 1) ? dyn_value_new_list () : dyn_value_new_map ();
+              if (dyn_expr_path_is_index (entry->path, k))
+                dyn_value_list_take (container, child);
+              else
+                dyn_value_map_take (container, dyn_expr_path_get_name (entry->path, k, NULL), child);
+            }
+          container = child;
+        }
+      if (value == NULL)
+        continue;
+      if (dyn_expr_path_is_index (entry->path, n - 1))
+        dyn_value_list_append (container, value);
+      else
+        dyn_value_map_set (container, dyn_expr_path_get_name (entry->path, n - 1, NULL), value);
     }
   return item;
 }
@@ -202,6 +535,7 @@ dyn_merge_lookup (GPtrArray  *entries,
                   const char *name)
 {
   g_return_val_if_fail (entries != NULL, NULL);
+  g_return_val_if_fail (name != NULL, NULL);
 
   for (guint i = 0; i < entries->len; i++)
     {

@@ -8,10 +8,41 @@
 
 G_BEGIN_DECLS
 
+/* Document paths --------------------------------------------------------- */
+
+/**
+ * dyn_path_to_display:
+ *
+ * A document path as the user reads it: member names joined by ".", list
+ * elements as "[n]" ("info.rating", "info.genres[1]"). A name that would
+ * read as more than one segment (it holds ".", "[", "]" or "`", or is
+ * empty) is backquoted, with "`" doubled, as in the expression syntax.
+ */
+char         *dyn_path_to_display       (const DynExprPath  *path) G_GNUC_WARN_UNUSED_RESULT;
+/* The value at @path in @item (maps and lists walked), or NULL. Borrowed. */
+DynValue     *dyn_path_lookup           (const DynValue     *item,
+                                         const DynExprPath  *path);
+/* Whether one path is a prefix of the other (or both are equal): DynamoDB
+ * refuses two such paths in one update expression. */
+gboolean      dyn_path_overlaps         (const DynExprPath  *a,
+                                         const DynExprPath  *b);
+/**
+ * dyn_item_with_path:
+ * @value: (nullable): the new value, %NULL to remove the member
+ *
+ * A copy of @item with the value at @path replaced (or, for a map member,
+ * removed when @value is %NULL); maps and lists on the way are copied, the
+ * rest is shared. Returns %NULL when a parent on the way is missing or of
+ * another type, or a list index is out of range.
+ */
+DynValue     *dyn_item_with_path        (const DynValue     *item,
+                                         const DynExprPath  *path,
+                                         DynValue           *value) G_GNUC_WARN_UNUSED_RESULT;
+
 /**
  * DynDiffKind:
  *
- * How one top-level attribute differs between two items.
+ * How the value at one document path differs between two items.
  */
 typedef enum {
   DYN_DIFF_UNCHANGED,
@@ -22,11 +53,12 @@ typedef enum {
 
 /**
  * DynDiffEntry:
- * @name: the attribute name
+ * @name: the path as text (dyn_path_to_display()): "Status", "info.rating"
  * @kind: what happened to it
  * @before: (nullable): its value before
  * @after: (nullable): its value after
  * @is_key: whether it is a key attribute
+ * @path: the document path
  */
 typedef struct {
   char        *name;
@@ -34,6 +66,7 @@ typedef struct {
   DynValue    *before;
   DynValue    *after;
   gboolean     is_key;
+  DynExprPath *path;
 } DynDiffEntry;
 
 /**
@@ -41,11 +74,16 @@ typedef struct {
  * @before: (nullable): an item (type M), %NULL for a create
  * @after: (nullable): an item, %NULL for a delete
  * @keys: (nullable): the table's key schema; key attributes come first
- * @include_unchanged: whether to list attributes that did not change
+ * @include_unchanged: whether to list paths that did not change
  *
- * The per-attribute diff of two items (values compared with DynamoDB
- * equality): key attributes first, then @before's attributes in its order,
- * then the attributes only @after has.
+ * The diff of two items by document path (values compared with DynamoDB
+ * equality). Where both items hold a map at a path, the diff goes into its
+ * members; where both hold a list of the same length, into its elements (a
+ * list that grew or shrank is one changed value: positions would not name
+ * the same elements any more). Everything else — scalars, sets, a map
+ * replaced by a non-map, a map that is new or gone — is one entry at its
+ * path. The entries' paths never overlap. Order: key attributes first, then
+ * at each level @before's members in its order, then those only @after has.
  *
  * Returns: (transfer full) (element-type DynDiffEntry): the entries
  */
@@ -57,7 +95,7 @@ GPtrArray    *dyn_diff_items            (const DynValue     *before,
 /**
  * DynMergeSide:
  *
- * Which value a three-way merge keeps for an attribute.
+ * Which value a three-way merge keeps at a path.
  */
 typedef enum {
   DYN_MERGE_SERVER,
@@ -66,7 +104,7 @@ typedef enum {
 
 /**
  * DynMergeEntry:
- * @name: the attribute name
+ * @name: the path as text (dyn_path_to_display())
  * @base: (nullable): the value the user started from
  * @server: (nullable): the value on the server now
  * @mine: (nullable): the value the user wants
@@ -75,6 +113,7 @@ typedef enum {
  * @conflict: both changed, to different values
  * @is_key: a key attribute (never chosen: the key is the item's identity)
  * @side: the choice; by default the side that changed it (mine when both did)
+ * @path: the document path
  */
 typedef struct {
   char         *name;
@@ -86,6 +125,7 @@ typedef struct {
   gboolean      conflict;
   gboolean      is_key;
   DynMergeSide  side;
+  DynExprPath  *path;
 } DynMergeEntry;
 
 /**
@@ -94,8 +134,14 @@ typedef struct {
  * @server: (nullable): the server's current item (%NULL: deleted there)
  * @mine: (nullable): the user's item (%NULL: the user deletes it)
  *
- * One entry per attribute of any of the three items, in the order of
- * dyn_diff_items() (keys, then @base, @server, @mine order).
+ * One entry per document path of the three items. Where the server's and
+ * the user's items both hold a map (and the base a map or nothing), the
+ * merge goes into its members, so each side keeps the members it changed;
+ * where all three hold lists of one length, into the elements. Anything
+ * else (a map replaced by a non-map, a map one side removed) is one entry at
+ * its path. Paths that are the same in all three are single entries at the
+ * highest level where they are. The entries' paths never overlap. Order:
+ * keys, then at each level @base's, @server's and @mine's members.
  *
  * Returns: (transfer full) (element-type DynMergeEntry): the entries
  */
@@ -103,10 +149,11 @@ GPtrArray    *dyn_merge_entries         (const DynValue     *base,
                                          const DynValue     *server,
                                          const DynValue     *mine,
                                          const DynKeySchema *keys) G_GNUC_WARN_UNUSED_RESULT;
-/* The merged item: each entry's chosen value (absent when NULL). Keys come
- * from the server's side, or mine when the server has none. */
+/* The merged item: each entry's chosen value at its path (absent when NULL;
+ * the maps and lists the merge went into are kept, even when emptied). Keys
+ * come from the server's side, or mine when the server has none. */
 DynValue     *dyn_merge_build           (GPtrArray          *entries) G_GNUC_WARN_UNUSED_RESULT;
-/* The entry named @name, or NULL. */
+/* The entry whose path reads @name ("info.rating"), or NULL. */
 DynMergeEntry *dyn_merge_lookup         (GPtrArray          *entries,
                                          const char         *name);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dyn-changes.h"
+#include "dyn-diff.h"
 #include "dyn-test-util.h"
 
 /* Staged changes → guarded requests: the plan offline, then commits against
@@ -118,6 +119,8 @@ assert_all_aliased (const char *expr)
   static const char * const allowed[] = {
     "SET", "REMOVE", "ADD", "DELETE", "AND", "attribute_exists", "attribute_not_exists", NULL
   };
+  /* Functions the guards call: allowed only as calls. */
+  static const char * const functions[] = { "attribute_type", "size", NULL };
   const char *p = expr;
 
   while (*p)
@@ -136,7 +139,7 @@ assert_all_aliased (const char *expr)
           while (g_ascii_isalnum (*p) || *p == '_')
             p++;
           word = g_strndup (start, p - start);
-          if (!g_strv_contains (allowed, word))
+          if (!g_strv_contains (allowed, word) && !(g_strv_contains (functions, word) && *p == '('))
             g_error ("bare name “%s” in “%s”", word, expr);
         }
       else
@@ -293,12 +296,32 @@ test_diff_nested (void)
     "{\"pk\":{\"S\":\"a\"},\"Status\":{\"S\":\"closed\"},\"keep\":{\"N\":\"1.0\"},"
     "\"m\":{\"M\":{\"a\":{\"M\":{\"b\":{\"M\":{\"c\":{\"N\":\"5\"},\"d\":{\"S\":\"x\"}}}}},\"same\":{\"S\":\"s\"},\"new\":{\"BOOL\":true}}},"
     "\"added\":{\"S\":\"hi\"}}");
-  g_autoptr(JsonNode) plan = plan_of (set);
-  JsonObject *upd = plan_action (plan, 0, 0, NULL);
-  const char *update = member_string (upd, "UpdateExpression");
-  const char *cond = member_string (upd, "ConditionExpression");
-  JsonObject *values = json_object_get_object_member (upd, "ExpressionAttributeValues");
-  g_autofree char *c = value_text (upd, ":c");
+  g_autoptr(JsonNode) minimal = plan_of (set);
+  g_autoptr(JsonNode) plan = NULL;
+  JsonObject *upd;
+  const char *update;
+  const char *cond;
+  JsonObject *values;
+  g_autofree char *c = NULL;
+
+  /* By default the guard covers the paths the update writes, nested ones
+   * by their own path; an added member's parent map is implied by its
+   * siblings' guards. */
+  upd = plan_action (minimal, 0, 0, NULL);
+  g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==,
+                   "attribute_exists(#pk) AND #Status = :old_Status AND #m.#a.#b.#c = :old_c AND "
+                   "#m.#gone = :old_gone AND attribute_not_exists(#m.#new) AND #old = :old_old AND "
+                   "attribute_not_exists(#added)");
+  g_assert_cmpstr (member_string (plan_change (minimal, 0), "guard"), ==, "changed-attributes");
+
+  /* The whole item as loaded, when chosen. */
+  dyn_change_set_set_guard_mode (set, DYN_GUARD_ITEM);
+  plan = plan_of (set);
+  upd = plan_action (plan, 0, 0, NULL);
+  update = member_string (upd, "UpdateExpression");
+  cond = member_string (upd, "ConditionExpression");
+  values = json_object_get_object_member (upd, "ExpressionAttributeValues");
+  c = value_text (upd, ":c");
 
   g_assert_cmpstr (update, ==,
                    "SET #Status = :Status, #m.#a.#b.#c = :c, #m.#new = :new, #added = :added "
@@ -351,12 +374,31 @@ test_diff_list (void)
   g_autoptr(DynChangeSet) set = set_with (&pk_only,
     "{\"pk\":{\"S\":\"a\"},\"Name\":{\"S\":\"n\"},\"l\":{\"L\":[{\"S\":\"a\"},{\"M\":{\"k\":{\"N\":\"1\"}}},{\"S\":\"c\"}]}}",
     "{\"pk\":{\"S\":\"a\"},\"Name\":{\"S\":\"n\"},\"l\":{\"L\":[{\"S\":\"a\"},{\"M\":{\"k\":{\"N\":\"2\"}}},{\"S\":\"c\"}]}}");
+  g_autoptr(DynChangeSet) grown = set_with (&pk_only,
+    "{\"pk\":{\"S\":\"a\"},\"l\":{\"L\":[{\"S\":\"a\"},{\"S\":\"b\"}]}}",
+    "{\"pk\":{\"S\":\"a\"},\"l\":{\"L\":[{\"S\":\"a\"},{\"S\":\"x\"},{\"S\":\"c\"}]}}");
   g_autoptr(JsonNode) plan = plan_of (set);
+  g_autoptr(JsonNode) plan2 = plan_of (grown);
   JsonObject *upd = plan_action (plan, 0, 0, NULL);
-  g_autofree char *l = value_text (upd, ":l");
+  g_autofree char *k = value_text (upd, ":k");
+  g_autofree char *size = value_text (upd, ":size_l");
+  g_autofree char *l = NULL;
 
+  /* A list that kept its length is written by element (here a member of a
+   * map in it), guarded by the element and by the length: positions name
+   * the same elements only while nothing was inserted or removed. */
+  g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==, "SET #l[1].#k = :k");
+  g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==,
+                   "attribute_exists(#pk) AND #l[1].#k = :old_k AND size(#l) = :size_l");
+  g_assert_cmpstr (k, ==, "{\"N\":\"2\"}");
+  g_assert_cmpstr (size, ==, "{\"N\":\"3\"}");
+
+  /* A list that grew or shrank is one value. */
+  upd = plan_action (plan2, 0, 0, NULL);
+  l = value_text (upd, ":l");
   g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==, "SET #l = :l");
-  g_assert_cmpstr (l, ==, "{\"L\":[{\"S\":\"a\"},{\"M\":{\"k\":{\"N\":\"2\"}}},{\"S\":\"c\"}]}");
+  g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==, "attribute_exists(#pk) AND #l = :old_l");
+  g_assert_cmpstr (l, ==, "{\"L\":[{\"S\":\"a\"},{\"S\":\"x\"},{\"S\":\"c\"}]}");
 }
 
 static void
@@ -593,7 +635,9 @@ test_guard_limit (void)
   b = g_string_free (before, FALSE);
   a = g_string_free (after, FALSE);
 
+  /* The whole-item guard, chosen, falls back to the changed paths. */
   set = set_with (&pk_only, b, a);
+  dyn_change_set_set_guard_mode (set, DYN_GUARD_ITEM);
   plan = plan_of (set);
   upd = plan_action (plan, 0, 0, NULL);
   cond = member_string (upd, "ConditionExpression");
@@ -639,6 +683,440 @@ test_inverse (void)
   g_assert_true (dyn_change_get_before (uncreate) == after);
   g_assert_null (dyn_change_get_after (uncreate));
   g_assert_cmpint (dyn_change_get_kind (uncreate, &pk_only), ==, DYN_CHANGE_KIND_DELETE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Document paths */
+
+static DynKeySchema movies = { (char *) "year", DYN_VALUE_N, (char *) "title", DYN_VALUE_S };
+
+/* A movie with an info map three and more levels deep. */
+static const char movie[] =
+  "{\"year\": 2013, \"title\": \"Rush\", \"version\": 3, \"runtime\": 123,"
+  " \"info\": {\"rating\": 8.7, \"rank\": 2, \"genres\": [\"Action\", \"Biography\", \"Drama\"],"
+  "  \"plot\": \"Hunt and Lauda.\", \"first-name\": \"James\", \"a.b\": \"dot\","
+  "  \"production\": {\"studio\": {\"name\": \"Working Title\", \"address\": {\"city\": \"London\"}}}}}";
+
+static DynValue *
+movie_with (const char *path_text,
+            const char *plain_value)
+{
+  g_autoptr(DynValue) item = dyn_test_plain_item (movie);
+  g_autoptr(DynExprPath) path = dyn_expr_path_parse (path_text, NULL);
+  g_autoptr(DynValue) value = NULL;
+  g_autoptr(GError) error = NULL;
+  DynValue *changed;
+
+  g_assert_nonnull (path);
+  if (plain_value != NULL)
+    {
+      g_autofree char *wrapped = g_strdup_printf ("{\"v\": %s}", plain_value);
+      g_autoptr(DynValue) holder = dyn_test_plain_item (wrapped);
+
+      value = dyn_value_ref (dyn_value_map_lookup (holder, "v"));
+    }
+  changed = dyn_item_with_path (item, path, value);
+  g_assert_nonnull (changed);
+  return changed;
+}
+
+/* The Update action and guard sentence of a one-change plan. */
+static JsonObject *
+movie_update (DynValue     *before,
+              DynValue     *after,
+              DynGuardMode  mode,
+              JsonNode    **plan_out,
+              char        **guard_text)
+{
+  g_autoptr(DynChangeSet) set = dyn_change_set_new ("Movies", &movies);
+  g_autoptr(GError) error = NULL;
+  const char *type;
+  JsonObject *update;
+
+  dyn_change_set_set_guard_mode (set, mode);
+  if (mode == DYN_GUARD_VERSION)
+    dyn_change_set_set_version_attribute (set, "version");
+  g_assert_cmpint (dyn_change_set_add (set, before, after, &error), ==, 0);
+  *plan_out = plan_of (set);
+  update = plan_action (*plan_out, 0, 0, &type);
+  g_assert_cmpstr (type, ==, "Update");
+  assert_all_aliased (member_string (update, "UpdateExpression"));
+  assert_all_aliased (member_string (update, "ConditionExpression"));
+  if (guard_text != NULL)
+    {
+      *guard_text = dyn_change_set_describe_guard (set, 0, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (*guard_text, ==, member_string (plan_change (*plan_out, 0), "guard_text"));
+    }
+  return update;
+}
+
+static void
+test_paths (void)
+{
+  g_autoptr(DynValue) item = dyn_test_plain_item (movie);
+  g_autoptr(DynExprPath) city = dyn_expr_path_parse ("info.production.studio.address.city", NULL);
+  g_autoptr(DynExprPath) genre = dyn_expr_path_parse ("info.genres[1]", NULL);
+  g_autoptr(DynExprPath) info = dyn_expr_path_parse ("info", NULL);
+  g_autoptr(DynExprPath) odd = dyn_expr_path_new ("info");
+  g_autoptr(DynValue) manchester = dyn_value_new_string ("Manchester");
+  g_autoptr(DynValue) moved = NULL;
+  g_autoptr(DynValue) dropped = NULL;
+  g_autofree char *odd_text = NULL;
+
+  g_assert_cmpstr (dyn_value_get_string (dyn_path_lookup (item, city)), ==, "London");
+  g_assert_cmpstr (dyn_value_get_string (dyn_path_lookup (item, genre)), ==, "Biography");
+  g_assert_true (dyn_path_overlaps (info, city));
+  g_assert_true (dyn_path_overlaps (city, info));
+  g_assert_false (dyn_path_overlaps (genre, city));
+  dyn_expr_path_append_name (odd, "a.b");
+  dyn_expr_path_append_index (odd, 0);
+  odd_text = dyn_path_to_display (odd);
+  g_assert_cmpstr (odd_text, ==, "info.`a.b`[0]");
+
+  /* Setting a deep path copies the maps on the way and shares the rest. */
+  moved = dyn_item_with_path (item, city, manchester);
+  g_assert_cmpstr (dyn_value_get_string (dyn_path_lookup (moved, city)), ==, "Manchester");
+  g_assert_cmpstr (dyn_value_get_string (dyn_path_lookup (item, city)), ==, "London");
+  g_assert_true (dyn_path_lookup (moved, genre) == dyn_path_lookup (item, genre));
+  dropped = dyn_item_with_path (moved, city, NULL);
+  g_assert_null (dyn_path_lookup (dropped, city));
+  /* A path through a missing parent, or past a list's end, is refused. */
+  {
+    g_autoptr(DynExprPath) missing = dyn_expr_path_parse ("info.awards.oscar", NULL);
+    g_autoptr(DynExprPath) past = dyn_expr_path_parse ("info.genres[7]", NULL);
+    g_assert_null (dyn_item_with_path (item, missing, manchester));
+    g_assert_null (dyn_item_with_path (item, past, manchester));
+  }
+}
+
+/* The write and the default guard per changed path, and the hard cases. */
+static void
+test_nested_writes (void)
+{
+  g_autoptr(DynValue) before = dyn_test_plain_item (movie);
+
+  /* One nested number: only that path is written and guarded. */
+  {
+    g_autoptr(DynValue) after = movie_with ("info.rating", "9.1");
+    g_autoptr(JsonNode) plan = NULL;
+    g_autofree char *guard = NULL;
+    JsonObject *upd = movie_update (before, after, DYN_GUARD_CHANGES, &plan, &guard);
+    g_autofree char *v = value_text (upd, ":rating");
+    g_autofree char *old = value_text (upd, ":old_rating");
+    JsonObject *values = json_object_get_object_member (upd, "ExpressionAttributeValues");
+
+    g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==, "SET #info.#rating = :rating");
+    g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==,
+                     "attribute_exists(#year) AND #info.#rating = :old_rating");
+    g_assert_cmpstr (v, ==, "{\"N\":\"9.1\"}");
+    g_assert_cmpstr (old, ==, "{\"N\":\"8.7\"}");
+    g_assert_cmpuint (json_object_get_size (values), ==, 2);
+    g_assert_cmpstr (member_string (plan_change (plan, 0), "guard"), ==, "changed-attributes");
+    g_assert_cmpstr (guard, ==, "Guarded by the values it changes: info.rating is still 8.7");
+    g_assert_cmpstr (member_string (plan_change (plan, 0), "description"), ==,
+                     "Update {\"year\":2013,\"title\":\"Rush\"}: info.rating. "
+                     "Guarded by the values it changes: info.rating is still 8.7");
+  }
+
+  /* A map replaced by a non-map: the path is written whole. */
+  {
+    g_autoptr(DynValue) after = movie_with ("info", "\"n/a\"");
+    g_autoptr(JsonNode) plan = NULL;
+    JsonObject *upd = movie_update (before, after, DYN_GUARD_CHANGES, &plan, NULL);
+
+    g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==, "SET #info = :info");
+    g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==, "attribute_exists(#year) AND #info = :old_info");
+  }
+
+  /* A parent that did not exist: the whole new sub-map, guarded by its absence. */
+  {
+    g_autoptr(DynValue) after = movie_with ("awards", "{\"oscars\": {\"won\": 0, \"nominated\": 2}}");
+    g_autoptr(JsonNode) plan = NULL;
+    g_autofree char *guard = NULL;
+    JsonObject *upd = movie_update (before, after, DYN_GUARD_CHANGES, &plan, &guard);
+    g_autofree char *v = value_text (upd, ":awards");
+
+    g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==, "SET #awards = :awards");
+    g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==,
+                     "attribute_exists(#year) AND attribute_not_exists(#awards)");
+    g_assert_cmpstr (v, ==, "{\"M\":{\"oscars\":{\"M\":{\"won\":{\"N\":\"0\"},\"nominated\":{\"N\":\"2\"}}}}}");
+    g_assert_cmpstr (guard, ==, "Guarded by the values it changes: awards is still absent");
+  }
+
+  /* A new member of an existing map, deep: absent, and its parent still a map. */
+  {
+    g_autoptr(DynValue) after = movie_with ("info.production.studio.address.zip", "\"W1\"");
+    g_autoptr(JsonNode) plan = NULL;
+    JsonObject *upd = movie_update (before, after, DYN_GUARD_CHANGES, &plan, NULL);
+    g_autofree char *type = value_text (upd, ":type_M");
+
+    g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==,
+                     "SET #info.#production.#studio.#address.#zip = :zip");
+    g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==,
+                     "attribute_exists(#year) AND attribute_not_exists(#info.#production.#studio.#address.#zip) AND "
+                     "attribute_type(#info.#production.#studio.#address, :type_M)");
+    g_assert_cmpstr (type, ==, "{\"S\":\"M\"}");
+  }
+
+  /* A removed nested member. */
+  {
+    g_autoptr(DynValue) after = movie_with ("info.plot", NULL);
+    g_autoptr(JsonNode) plan = NULL;
+    JsonObject *upd = movie_update (before, after, DYN_GUARD_CHANGES, &plan, NULL);
+
+    g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==, "REMOVE #info.#plot");
+    g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==, "attribute_exists(#year) AND #info.#plot = :old_plot");
+  }
+
+  /* A list element: written by position while the list keeps its length. */
+  {
+    g_autoptr(DynValue) after = movie_with ("info.genres[1]", "\"Sport\"");
+    g_autoptr(JsonNode) plan = NULL;
+    g_autofree char *guard = NULL;
+    JsonObject *upd = movie_update (before, after, DYN_GUARD_CHANGES, &plan, &guard);
+
+    g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==, "SET #info.#genres[1] = :genres");
+    g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==,
+                     "attribute_exists(#year) AND #info.#genres[1] = :old_genres AND "
+                     "size(#info.#genres) = :size_genres");
+    g_assert_cmpstr (guard, ==, "Guarded by the values it changes: info.genres[1] is still \"Biography\", "
+                                "info.genres still has 3 elements");
+  }
+
+  /* Names that need placeholders at every level: odd characters, a dot in
+   * a name, reserved words. */
+  {
+    g_autoptr(DynValue) step = movie_with ("info.`first-name`", "\"Jim\"");
+    g_autoptr(DynExprPath) dot = dyn_expr_path_new ("info");
+    g_autoptr(DynValue) two = dyn_value_new_string ("dot2");
+    g_autoptr(DynValue) after = NULL;
+    g_autoptr(JsonNode) plan = NULL;
+    g_autofree char *guard = NULL;
+    JsonObject *upd;
+    const char *update;
+
+    dyn_expr_path_append_name (dot, "a.b");
+    after = dyn_item_with_path (step, dot, two);
+    upd = movie_update (before, after, DYN_GUARD_CHANGES, &plan, &guard);
+    update = member_string (upd, "UpdateExpression");
+    g_assert_null (strstr (update, "a.b"));
+    g_assert_null (strstr (update, "first-name"));
+    g_assert_cmpstr (name_of (upd, "#firstname"), ==, "first-name");
+    g_assert_cmpstr (name_of (upd, "#ab"), ==, "a.b");
+    g_assert_cmpstr (update, ==, "SET #info.#firstname = :firstname, #info.#ab = :ab");
+    g_assert_nonnull (strstr (guard, "info.first-name is still \"James\""));
+    g_assert_nonnull (strstr (guard, "info.`a.b` is still \"dot\""));
+  }
+
+  /* Many changes at several depths: no two paths of the update overlap
+   * (DynamoDB refuses that), the parent of a new member is guarded by its
+   * changed sibling. */
+  {
+    g_autoptr(DynValue) a1 = movie_with ("info.rating", "9.0");
+    g_autoptr(DynExprPath) p_rank = dyn_expr_path_parse ("info.rank", NULL);
+    g_autoptr(DynExprPath) p_city = dyn_expr_path_parse ("info.production.studio.address.city", NULL);
+    g_autoptr(DynExprPath) p_new = dyn_expr_path_parse ("info.production.studio.founded", NULL);
+    g_autoptr(DynExprPath) p_name = dyn_expr_path_parse ("info.production.studio.name", NULL);
+    g_autoptr(DynValue) one = dyn_value_new_number ("1", NULL);
+    g_autoptr(DynValue) year = dyn_value_new_number ("1983", NULL);
+    g_autoptr(DynValue) a2 = dyn_item_with_path (a1, p_rank, one);
+    g_autoptr(DynValue) a3 = dyn_item_with_path (a2, p_city, NULL);
+    g_autoptr(DynValue) a4 = dyn_item_with_path (a3, p_new, year);
+    g_autoptr(DynValue) after = dyn_item_with_path (a4, p_name, NULL);
+    g_autoptr(JsonNode) plan = NULL;
+    JsonObject *upd = movie_update (before, after, DYN_GUARD_CHANGES, &plan, NULL);
+
+    g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==,
+                     "SET #info.#rating = :rating, #info.#rank = :rank, #info.#production.#studio.#founded = :founded "
+                     "REMOVE #info.#production.#studio.#name, #info.#production.#studio.#address.#city");
+    g_assert_null (strstr (member_string (upd, "ConditionExpression"), "attribute_type"));
+  }
+}
+
+/* The guard per mode, in one sentence each, and the same paths written. */
+static void
+test_guard_modes (void)
+{
+  g_autoptr(DynValue) before = dyn_test_plain_item (movie);
+  g_autoptr(DynValue) after = movie_with ("info.rating", "9.1");
+  struct {
+    DynGuardMode  mode;
+    const char   *kind;
+    const char   *condition;
+    const char   *update;
+    const char   *text;
+  } cases[] = {
+    { DYN_GUARD_CHANGES, "changed-attributes", "attribute_exists(#year) AND #info.#rating = :old_rating",
+      "SET #info.#rating = :rating", "Guarded by the values it changes: info.rating is still 8.7" },
+    { DYN_GUARD_ITEM, "values",
+      "attribute_exists(#year) AND #version = :old_version AND #runtime = :old_runtime AND #info = :old_info",
+      "SET #info.#rating = :rating", "Guarded by the whole item as loaded (3 attributes)" },
+    { DYN_GUARD_VERSION, "version", "#version = :old_version",
+      "SET #info.#rating = :rating, #version = :version", "Guarded by version: version is still 3, set to 4" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) plan = NULL;
+      g_autofree char *guard = NULL;
+      JsonObject *upd = movie_update (before, after, cases[i].mode, &plan, &guard);
+
+      g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==, cases[i].update);
+      g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==, cases[i].condition);
+      g_assert_cmpstr (member_string (plan_change (plan, 0), "guard"), ==, cases[i].kind);
+      g_assert_cmpstr (guard, ==, cases[i].text);
+    }
+
+  /* Deletes are guarded by the whole item (a delete changes every
+   * attribute), or by the version; creates by the key's absence; a key
+   * change by both. */
+  {
+    g_autoptr(DynChangeSet) set = dyn_change_set_new ("Movies", &movies);
+    g_autoptr(DynValue) moved = dyn_test_plain_item ("{\"year\": 2013, \"title\": \"Rush (2013)\", \"runtime\": 123}");
+    g_autoptr(DynValue) old = dyn_test_plain_item ("{\"year\": 2013, \"title\": \"Rush 2\", \"runtime\": 123}");
+    g_autoptr(DynValue) created = dyn_test_plain_item ("{\"year\": 2014, \"title\": \"Rush 3\"}");
+    g_autoptr(GError) error = NULL;
+    g_autofree char *t0 = NULL, *t1 = NULL, *t2 = NULL, *t3 = NULL;
+
+    dyn_change_set_add (set, before, NULL, &error);
+    dyn_change_set_add (set, NULL, created, &error);
+    dyn_change_set_add (set, old, moved, &error);
+    g_assert_no_error (error);
+    t0 = dyn_change_set_describe_guard (set, 0, &error);
+    t1 = dyn_change_set_describe_guard (set, 1, &error);
+    t2 = dyn_change_set_describe_guard (set, 2, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (t0, ==, "Guarded by the whole item as loaded (3 attributes)");
+    g_assert_cmpstr (t1, ==, "Guarded: no item with this key may exist");
+    g_assert_cmpstr (t2, ==, "Guarded by the whole item as loaded (1 attribute); no item with the new key may exist");
+    dyn_change_set_set_version_attribute (set, "version");
+    g_assert_cmpint (dyn_change_set_get_guard_mode (set), ==, DYN_GUARD_VERSION);
+    t3 = dyn_change_set_describe_guard (set, 0, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (t3, ==, "Guarded by version: version is still 3");
+    dyn_change_set_set_version_attribute (set, NULL);
+    g_assert_cmpint (dyn_change_set_get_guard_mode (set), ==, DYN_GUARD_CHANGES);
+  }
+
+  /* Version mode on an item without a version number: the changed paths. */
+  {
+    g_autoptr(DynValue) b = dyn_test_plain_item ("{\"year\": 2014, \"title\": \"X\", \"info\": {\"rating\": 1}}");
+    g_autoptr(DynValue) a = dyn_test_plain_item ("{\"year\": 2014, \"title\": \"X\", \"info\": {\"rating\": 2}}");
+    g_autoptr(JsonNode) plan = NULL;
+    g_autofree char *guard = NULL;
+    JsonObject *upd = movie_update (b, a, DYN_GUARD_VERSION, &plan, &guard);
+
+    g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==,
+                     "attribute_exists(#year) AND #info.#rating = :old_rating");
+    g_assert_cmpstr (guard, ==, "Guarded by the values it changes: info.rating is still 1 "
+                                "(the item has no version number in version)");
+  }
+
+  /* The mode is a property too. */
+  {
+    g_autoptr(DynChangeSet) set = dyn_change_set_new ("Movies", &movies);
+    DynGuardMode mode;
+
+    g_object_set (set, "guard-mode", DYN_GUARD_ITEM, NULL);
+    g_object_get (set, "guard-mode", &mode, NULL);
+    g_assert_cmpint (mode, ==, DYN_GUARD_ITEM);
+    g_assert_cmpint (dyn_change_set_get_guard_mode (set), ==, DYN_GUARD_ITEM);
+  }
+}
+
+/* Three-way merges by path: each side keeps what it changed inside a map. */
+static void
+test_merge_paths (void)
+{
+  g_autoptr(DynValue) base = dyn_test_plain_item (movie);
+  g_autoptr(DynValue) mine = movie_with ("info.rating", "9.1");
+  g_autoptr(DynValue) server = NULL;
+  g_autoptr(GPtrArray) merge = NULL;
+  g_autoptr(DynValue) merged = NULL;
+  DynMergeEntry *e;
+
+  /* The server changed the rank and the rating, removed the plot. */
+  {
+    g_autoptr(DynExprPath) rank = dyn_expr_path_parse ("info.rank", NULL);
+    g_autoptr(DynExprPath) rating = dyn_expr_path_parse ("info.rating", NULL);
+    g_autoptr(DynExprPath) plot = dyn_expr_path_parse ("info.plot", NULL);
+    g_autoptr(DynValue) one = dyn_value_new_number ("1", NULL);
+    g_autoptr(DynValue) seven = dyn_value_new_number ("7.5", NULL);
+    g_autoptr(DynValue) s1 = dyn_item_with_path (base, rank, one);
+    g_autoptr(DynValue) s2 = dyn_item_with_path (s1, rating, seven);
+
+    server = dyn_item_with_path (s2, plot, NULL);
+  }
+  merge = dyn_merge_entries (base, server, mine, &movies);
+  g_assert_null (dyn_merge_lookup (merge, "info"));
+  e = dyn_merge_lookup (merge, "info.rating");
+  g_assert_true (e->conflict);
+  g_assert_cmpint (e->side, ==, DYN_MERGE_MINE);
+  g_assert_cmpstr (dyn_value_get_number (e->base), ==, "8.7");
+  g_assert_cmpstr (dyn_value_get_number (e->server), ==, "7.5");
+  g_assert_cmpstr (dyn_value_get_number (e->mine), ==, "9.1");
+  e = dyn_merge_lookup (merge, "info.rank");
+  g_assert_true (e->server_changed && !e->mine_changed && !e->conflict);
+  g_assert_cmpint (e->side, ==, DYN_MERGE_SERVER);
+  e = dyn_merge_lookup (merge, "info.plot");
+  g_assert_true (e->server_changed);
+  g_assert_null (e->server);
+  /* Unchanged: one entry at the highest level. */
+  g_assert_nonnull (dyn_merge_lookup (merge, "info.production"));
+  g_assert_null (dyn_merge_lookup (merge, "info.production.studio"));
+  g_assert_nonnull (dyn_merge_lookup (merge, "info.genres"));
+  g_assert_true (dyn_merge_lookup (merge, "year")->is_key);
+  for (guint i = 0; i < merge->len; i++)
+    for (guint j = i + 1; j < merge->len; j++)
+      g_assert_false (dyn_path_overlaps (((DynMergeEntry *) merge->pdata[i])->path,
+                                         ((DynMergeEntry *) merge->pdata[j])->path));
+
+  merged = dyn_merge_build (merge);
+  {
+    g_autoptr(DynValue) expected_step = NULL;
+    g_autoptr(DynExprPath) rating = dyn_expr_path_parse ("info.rating", NULL);
+    g_autoptr(DynValue) nine = dyn_value_new_number ("9.1", NULL);
+    g_autoptr(DynValue) expected = dyn_item_with_path (server, rating, nine);
+
+    g_assert_true (dyn_value_equal (merged, expected));
+  }
+
+  /* The resolved change (server → merge) writes my path only. */
+  {
+    g_autoptr(JsonNode) plan = NULL;
+    JsonObject *upd = movie_update (server, merged, DYN_GUARD_CHANGES, &plan, NULL);
+
+    g_assert_cmpstr (member_string (upd, "UpdateExpression"), ==, "SET #info.#rating = :rating");
+    g_assert_cmpstr (member_string (upd, "ConditionExpression"), ==,
+                     "attribute_exists(#year) AND #info.#rating = :old_rating");
+  }
+
+  /* The server replaced the map by a string: one entry at info, a conflict. */
+  {
+    g_autoptr(DynExprPath) info = dyn_expr_path_parse ("info", NULL);
+    g_autoptr(DynValue) na = dyn_value_new_string ("n/a");
+    g_autoptr(DynValue) replaced = dyn_item_with_path (base, info, na);
+    g_autoptr(GPtrArray) m2 = dyn_merge_entries (base, replaced, mine, &movies);
+
+    g_assert_true (dyn_merge_lookup (m2, "info")->conflict);
+    g_assert_null (dyn_merge_lookup (m2, "info.rating"));
+  }
+
+  /* Both added a map that was not there: each keeps its members, and a map
+   * that ends up empty is kept. */
+  {
+    g_autoptr(DynValue) b = dyn_test_plain_item ("{\"year\": 1, \"title\": \"t\", \"keep\": {\"x\": 1}}");
+    g_autoptr(DynValue) s = dyn_test_plain_item ("{\"year\": 1, \"title\": \"t\", \"keep\": {}, \"awards\": {\"a\": 1}}");
+    g_autoptr(DynValue) m = dyn_test_plain_item ("{\"year\": 1, \"title\": \"t\", \"keep\": {\"x\": 1}, \"awards\": {\"b\": 2}}");
+    g_autoptr(DynValue) expected = dyn_test_plain_item ("{\"year\": 1, \"title\": \"t\", \"keep\": {}, \"awards\": {\"a\": 1, \"b\": 2}}");
+    g_autoptr(GPtrArray) m3 = dyn_merge_entries (b, s, m, &movies);
+    g_autoptr(DynValue) built = dyn_merge_build (m3);
+
+    g_assert_nonnull (dyn_merge_lookup (m3, "awards.a"));
+    g_assert_nonnull (dyn_merge_lookup (m3, "keep.x"));
+    g_assert_true (dyn_value_equal (built, expected));
+  }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -793,7 +1271,9 @@ assert_conflict_with_other_change (DynTestFixture *fx,
   g_assert_false (dyn_value_equal (now, after));
 }
 
-/* Load, boto3 changes the item, commit: conflict, boto3's change intact. */
+/* Load, boto3 changes the item, commit with the whole item as guard:
+ * conflict, boto3's change intact. (With the default guard this change
+ * applies: see test_unrelated_boto3.) */
 static void
 test_concurrent_boto3 (DynTestFixture *fx,
                        gconstpointer   data)
@@ -819,6 +1299,7 @@ test_concurrent_boto3 (DynTestFixture *fx,
   g_assert_cmpstr (out, ==, "ok\n");
 
   set = dyn_change_set_new (fx->table, &pk_only);
+  dyn_change_set_set_guard_mode (set, DYN_GUARD_ITEM);
   dyn_change_set_add (set, before, after, &error);
   g_assert_no_error (error);
   res = commit (set, fx->client);
@@ -1101,6 +1582,253 @@ test_fidelity_boto3 (DynTestFixture *fx,
   {
     g_autofree char *edit = boto3 (fx, "print(c.get_item(TableName=T, Key={'pk': {'S': 'f'}})['Item']['edit']['S'])");
     g_assert_cmpstr (edit, ==, "new\n");
+  }
+}
+
+static void
+movies_setup (DynTestFixture *fx,
+              gconstpointer   data)
+{
+  if (dyn_test_fixture_setup (fx, DYN_TEST_DYNAMODB_LOCAL, "movies"))
+    dyn_test_fixture_create_table (fx, "year:N", "title:S", NULL);
+}
+
+static DynValue *
+get_movie (DynTestFixture *fx)
+{
+  return get_item (fx->client, fx->table, "{\"year\":{\"N\":\"2013\"},\"title\":{\"S\":\"Rush\"}}");
+}
+
+/* Puts the movie again and returns it as loaded. */
+static DynValue *
+reset_movie (DynTestFixture *fx)
+{
+  g_autoptr(DynValue) item = dyn_test_plain_item (movie);
+  g_autoptr(GError) error = NULL;
+
+  dyn_test_put_item (fx->client, fx->table, item, &error);
+  g_assert_no_error (error);
+  return get_movie (fx);
+}
+
+/* The other writer's UpdateItem on the movie (its own client). */
+static void
+theirs (DynClient      *other,
+        DynTestFixture *fx,
+        const char     *update,
+        const char     *names,
+        const char     *values)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynResponse) response = NULL;
+
+  response = dyn_test_callf (other, "UpdateItem", &error,
+                             "{\"TableName\":\"%s\",\"Key\":{\"year\":{\"N\":\"2013\"},\"title\":{\"S\":\"Rush\"}},"
+                             "\"UpdateExpression\":\"%s\",\"ExpressionAttributeNames\":%s%s%s}",
+                             fx->table, update, names,
+                             values ? ",\"ExpressionAttributeValues\":" : "", values ? values : "");
+  g_assert_no_error (error);
+}
+
+static DynCommitResult *
+commit_one (DynTestFixture *fx,
+            DynValue       *before,
+            DynValue       *after,
+            DynGuardMode    mode)
+{
+  g_autoptr(DynChangeSet) set = dyn_change_set_new (fx->table, &movies);
+  g_autoptr(GError) error = NULL;
+
+  dyn_change_set_set_guard_mode (set, mode);
+  g_assert_cmpint (dyn_change_set_add (set, before, after, &error), ==, 0);
+  g_assert_no_error (error);
+  return commit (set, fx->client);
+}
+
+static const char *
+number_at (DynValue   *item,
+           const char *path_text)
+{
+  g_autoptr(DynExprPath) path = dyn_expr_path_parse (path_text, NULL);
+  DynValue *value = dyn_path_lookup (item, path);
+
+  g_assert_nonnull (value);
+  return dyn_value_get_number (value);
+}
+
+static const char *
+string_at (DynValue   *item,
+           const char *path_text)
+{
+  g_autoptr(DynExprPath) path = dyn_expr_path_parse (path_text, NULL);
+  DynValue *value = dyn_path_lookup (item, path);
+
+  g_assert_nonnull (value);
+  return dyn_value_get_string (value);
+}
+
+/* Nested changes against the server, with a second client writing the same
+ * map: what conflicts and what survives. */
+static void
+test_nested_concurrent (DynTestFixture *fx,
+                        gconstpointer   data)
+{
+  g_autoptr(DynClient) other = NULL;
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+  other = dyn_test_client_new (fx->server);
+
+  /* An unrelated nested change: applied; the other writer's rank stays. */
+  {
+    g_autoptr(DynValue) before = reset_movie (fx);
+    g_autoptr(DynValue) after = movie_with ("info.rating", "9.1");
+    g_autoptr(DynCommitResult) res = NULL;
+    g_autoptr(DynValue) now = NULL;
+
+    theirs (other, fx, "SET #i.#r = :r", "{\"#i\":\"info\",\"#r\":\"rank\"}", "{\":r\":{\"N\":\"1\"}}");
+    res = commit_one (fx, before, after, DYN_GUARD_CHANGES);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_APPLIED);
+    now = get_movie (fx);
+    g_assert_cmpstr (number_at (now, "info.rating"), ==, "9.1");
+    g_assert_cmpstr (number_at (now, "info.rank"), ==, "1");
+  }
+
+  /* The same with the whole item as guard: a conflict, nothing written. */
+  {
+    g_autoptr(DynValue) before = reset_movie (fx);
+    g_autoptr(DynValue) after = movie_with ("info.rating", "9.1");
+    g_autoptr(DynCommitResult) res = NULL;
+    g_autoptr(DynValue) now = NULL;
+
+    theirs (other, fx, "SET #i.#r = :r", "{\"#i\":\"info\",\"#r\":\"rank\"}", "{\":r\":{\"N\":\"1\"}}");
+    res = commit_one (fx, before, after, DYN_GUARD_ITEM);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_CONFLICT);
+    now = get_movie (fx);
+    g_assert_cmpstr (number_at (now, "info.rating"), ==, "8.7");
+  }
+
+  /* The other writer removed the parent: a conflict, not a refused request. */
+  {
+    g_autoptr(DynValue) before = reset_movie (fx);
+    g_autoptr(DynValue) after = movie_with ("info.rating", "9.1");
+    g_autoptr(DynCommitResult) res = NULL;
+
+    theirs (other, fx, "REMOVE #i", "{\"#i\":\"info\"}", NULL);
+    res = commit_one (fx, before, after, DYN_GUARD_CHANGES);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_CONFLICT);
+    g_assert_null (dyn_value_map_lookup (dyn_commit_result_get_current (res, 0), "info"));
+  }
+
+  /* A new member whose parent the other writer replaced by a string: the
+   * parent's type is part of the guard, so again a conflict. */
+  {
+    g_autoptr(DynValue) before = reset_movie (fx);
+    g_autoptr(DynValue) after = movie_with ("info.tagline", "\"Everyone's driven by something.\"");
+    g_autoptr(DynCommitResult) res = NULL;
+    g_autoptr(DynValue) now = NULL;
+
+    theirs (other, fx, "SET #i = :s", "{\"#i\":\"info\"}", "{\":s\":{\"S\":\"n/a\"}}");
+    res = commit_one (fx, before, after, DYN_GUARD_CHANGES);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_CONFLICT);
+    g_assert_null (dyn_commit_result_get_error (res, 0));
+    now = get_movie (fx);
+    g_assert_cmpstr (dyn_test_item_get_string (now, "info"), ==, "n/a");
+  }
+
+  /* A whole new sub-map, and a deep new member: applied. */
+  {
+    g_autoptr(DynValue) before = reset_movie (fx);
+    g_autoptr(DynValue) step = movie_with ("awards", "{\"oscars\": {\"nominated\": 2}}");
+    g_autoptr(DynExprPath) zip = dyn_expr_path_parse ("info.production.studio.address.zip", NULL);
+    g_autoptr(DynValue) w1 = dyn_value_new_string ("W1");
+    g_autoptr(DynValue) after = dyn_item_with_path (step, zip, w1);
+    g_autoptr(DynCommitResult) res = NULL;
+    g_autoptr(DynValue) now = NULL;
+
+    theirs (other, fx, "SET #i.#r = :r", "{\"#i\":\"info\",\"#r\":\"rank\"}", "{\":r\":{\"N\":\"5\"}}");
+    res = commit_one (fx, before, after, DYN_GUARD_CHANGES);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_APPLIED);
+    now = get_movie (fx);
+    g_assert_cmpstr (number_at (now, "awards.oscars.nominated"), ==, "2");
+    g_assert_cmpstr (string_at (now, "info.production.studio.address.zip"), ==, "W1");
+    g_assert_cmpstr (string_at (now, "info.production.studio.address.city"), ==, "London");
+    g_assert_cmpstr (number_at (now, "info.rank"), ==, "5");
+  }
+
+  /* A list element: another writer's change of a neighbour element keeps
+   * the positions, so both apply; an append moves them: a conflict. */
+  {
+    g_autoptr(DynValue) before = reset_movie (fx);
+    g_autoptr(DynValue) after = movie_with ("info.genres[1]", "\"Sport\"");
+    g_autoptr(DynCommitResult) res = NULL;
+    g_autoptr(DynValue) now = NULL;
+
+    theirs (other, fx, "SET #i.#g[0] = :g", "{\"#i\":\"info\",\"#g\":\"genres\"}", "{\":g\":{\"S\":\"Racing\"}}");
+    res = commit_one (fx, before, after, DYN_GUARD_CHANGES);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_APPLIED);
+    now = get_movie (fx);
+    g_assert_cmpstr (string_at (now, "info.genres[0]"), ==, "Racing");
+    g_assert_cmpstr (string_at (now, "info.genres[1]"), ==, "Sport");
+  }
+  {
+    g_autoptr(DynValue) before = reset_movie (fx);
+    g_autoptr(DynValue) after = movie_with ("info.genres[1]", "\"Sport\"");
+    g_autoptr(DynCommitResult) res = NULL;
+
+    theirs (other, fx, "SET #i.#g = list_append(:g, #i.#g)", "{\"#i\":\"info\",\"#g\":\"genres\"}",
+            "{\":g\":{\"L\":[{\"S\":\"Biography\"}]}}");
+    res = commit_one (fx, before, after, DYN_GUARD_CHANGES);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_CONFLICT);
+  }
+
+  /* Names that need placeholders, nested, accepted by the server. */
+  {
+    g_autoptr(DynValue) before = reset_movie (fx);
+    g_autoptr(DynValue) step = movie_with ("info.`first-name`", "\"Jim\"");
+    g_autoptr(DynExprPath) dot = dyn_expr_path_new ("info");
+    g_autoptr(DynValue) two = dyn_value_new_string ("dot2");
+    g_autoptr(DynValue) after = NULL;
+    g_autoptr(DynCommitResult) res = NULL;
+    g_autoptr(DynValue) now = NULL;
+
+    dyn_expr_path_append_name (dot, "a.b");
+    after = dyn_item_with_path (step, dot, two);
+    res = commit_one (fx, before, after, DYN_GUARD_CHANGES);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_APPLIED);
+    now = get_movie (fx);
+    g_assert_true (dyn_value_equal (now, after));
+  }
+
+  /* Both change info.rating: a conflict; the merge keeps mine for the
+   * rating and theirs elsewhere, and its write touches the rating alone. */
+  {
+    g_autoptr(DynValue) before = reset_movie (fx);
+    g_autoptr(DynValue) after = movie_with ("info.rating", "9.1");
+    g_autoptr(DynCommitResult) res = NULL;
+    g_autoptr(DynCommitResult) res2 = NULL;
+    g_autoptr(GPtrArray) merge = NULL;
+    g_autoptr(DynValue) merged = NULL;
+    g_autoptr(DynValue) now = NULL;
+    DynValue *current;
+
+    theirs (other, fx, "SET #i.#g = :g, #i.#r = :r, #i.#p.#s.#a.#c = :c",
+            "{\"#i\":\"info\",\"#g\":\"rating\",\"#r\":\"rank\",\"#p\":\"production\",\"#s\":\"studio\","
+            "\"#a\":\"address\",\"#c\":\"city\"}",
+            "{\":g\":{\"N\":\"7.5\"},\":r\":{\"N\":\"1\"},\":c\":{\"S\":\"Manchester\"}}");
+    res = commit_one (fx, before, after, DYN_GUARD_CHANGES);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_CONFLICT);
+    current = dyn_commit_result_get_current (res, 0);
+    merge = dyn_merge_entries (before, current, after, &movies);
+    g_assert_true (dyn_merge_lookup (merge, "info.rating")->conflict);
+    g_assert_cmpint (dyn_merge_lookup (merge, "info.rating")->side, ==, DYN_MERGE_MINE);
+    g_assert_cmpint (dyn_merge_lookup (merge, "info.production.studio.address.city")->side, ==, DYN_MERGE_SERVER);
+    merged = dyn_merge_build (merge);
+    res2 = commit_one (fx, current, merged, DYN_GUARD_CHANGES);
+    g_assert_cmpint (dyn_commit_result_get_status (res2, 0), ==, DYN_CHANGE_STATUS_APPLIED);
+    now = get_movie (fx);
+    g_assert_cmpstr (number_at (now, "info.rating"), ==, "9.1");
+    g_assert_cmpstr (number_at (now, "info.rank"), ==, "1");
+    g_assert_cmpstr (string_at (now, "info.production.studio.address.city"), ==, "Manchester");
   }
 }
 
@@ -1437,6 +2165,50 @@ test_cli_apply (DynTestFixture *fx,
   g_assert_nonnull (strstr (err, "line 1"));
 }
 
+/* The command line plans with the same code: a nested change is one path. */
+static void
+test_cli_apply_nested (DynTestFixture *fx,
+                       gconstpointer   data)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(DynValue) before = NULL;
+  g_autoptr(DynValue) after = movie_with ("info.rating", "9.1");
+  g_autoptr(DynValue) now = NULL;
+  g_autofree char *b = NULL, *a = NULL, *input = NULL;
+  int status;
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+  if (!cli_has_apply ())
+    {
+      g_test_skip ("dynoscope-cli has no apply command (yet)");
+      return;
+    }
+  before = reset_movie (fx);
+  b = dyn_item_to_ddb_json_string (before);
+  a = dyn_item_to_ddb_json_string (after);
+  input = g_strdup_printf ("{\"before\": %s, \"after\": %s}\n", b, a);
+
+  status = cli (fx, input, &out, &err, "apply", "--dry-run");
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "SET #info.#rating = :rating"));
+  g_assert_nonnull (strstr (out, "attribute_exists(#year) AND #info.#rating = :old_rating"));
+  g_assert_nonnull (strstr (out, "Guarded by the values it changes: info.rating is still 8.7"));
+  g_assert_null (strstr (out, ":old_info"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* Another writer's rank does not conflict. */
+  {
+    g_autoptr(DynClient) other = dyn_test_client_new (fx->server);
+    theirs (other, fx, "SET #i.#r = :r", "{\"#i\":\"info\",\"#r\":\"rank\"}", "{\":r\":{\"N\":\"1\"}}");
+  }
+  status = cli (fx, input, &out, &err, "apply", NULL);
+  g_assert_cmpint (status, ==, 0);
+  now = get_movie (fx);
+  g_assert_cmpstr (number_at (now, "info.rating"), ==, "9.1");
+  g_assert_cmpstr (number_at (now, "info.rank"), ==, "1");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1459,6 +2231,10 @@ main (int    argc,
   g_test_add_func ("/dyn/changes/unchanged", test_unchanged);
   g_test_add_func ("/dyn/changes/guard-limit", test_guard_limit);
   g_test_add_func ("/dyn/changes/inverse", test_inverse);
+  g_test_add_func ("/dyn/changes/paths", test_paths);
+  g_test_add_func ("/dyn/changes/nested-writes", test_nested_writes);
+  g_test_add_func ("/dyn/changes/guard-modes", test_guard_modes);
+  g_test_add_func ("/dyn/changes/merge-paths", test_merge_paths);
 
   g_test_add ("/dyn/changes/commit-update", DynTestFixture, NULL, fixture_setup, test_commit_update, dyn_test_fixture_teardown);
   g_test_add ("/dyn/changes/concurrent-boto3", DynTestFixture, NULL, fixture_setup, test_concurrent_boto3, dyn_test_fixture_teardown);
@@ -1467,8 +2243,10 @@ main (int    argc,
   g_test_add ("/dyn/changes/transaction-atomic", DynTestFixture, "sk", fixture_setup, test_transaction_atomic, dyn_test_fixture_teardown);
   g_test_add ("/dyn/changes/commit-split", DynTestFixture, "sk", fixture_setup, test_commit_split, dyn_test_fixture_teardown);
   g_test_add ("/dyn/changes/fidelity-boto3", DynTestFixture, NULL, fixture_setup, test_fidelity_boto3, dyn_test_fixture_teardown);
+  g_test_add ("/dyn/changes/nested-concurrent", DynTestFixture, NULL, movies_setup, test_nested_concurrent, dyn_test_fixture_teardown);
   g_test_add ("/dyn/changes/retry-applied-once", DynTestFixture, NULL, fixture_setup, test_retry_applied_once, dyn_test_fixture_teardown);
   g_test_add ("/dyn/changes/cli-apply", DynTestFixture, NULL, fixture_setup, test_cli_apply, dyn_test_fixture_teardown);
+  g_test_add ("/dyn/changes/cli-apply-nested", DynTestFixture, NULL, movies_setup, test_cli_apply_nested, dyn_test_fixture_teardown);
 
   return g_test_run ();
 }

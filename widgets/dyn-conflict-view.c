@@ -82,8 +82,10 @@ update_merged (DynConflictView *self)
     {
       g_autofree char *preview = dyn_edit_session_preview_guard (self->session, self->server, self->merged, &error);
 
+      /* The preview is the one sentence on the guard; this only says what
+       * "as loaded" now means. */
       if (preview != NULL)
-        guard = g_strdup_printf (_("Committing again is guarded by the server’s item as it is now. %s"), preview);
+        guard = g_strdup_printf (_("The new write starts from the server’s item as it is now. %s"), preview);
       else
         guard = g_strdup_printf (_("This write cannot be planned: %s"), error->message);
     }
@@ -431,8 +433,8 @@ dyn_conflict_view_new (DynEditSession *session,
     }
   else
     description = g_strdup_printf (_("%s changed on the server after you loaded it. Nothing was "
-                                     "overwritten. Choose per attribute what to keep, then commit "
-                                     "again: the new write is guarded by the server’s item as it is now."),
+                                     "overwritten. Choose for each attribute or nested path what to "
+                                     "keep, then commit again: only what you keep of yours is written."),
                                    title);
   gtk_label_set_text (self->description_label, description);
 

@@ -8,9 +8,11 @@
 G_BEGIN_DECLS
 
 /* A change in conflict, in three columns: the item the user started from,
- * the server's item now, the user's item; per attribute a choice between
- * the server's value and the user's (by default the side that changed it).
- * Actions: conflict.take (ss: attribute, "mine" or "server"),
+ * the server's item now, the user's item; one row per document path of
+ * dyn_merge_entries() (attributes, and inside maps both sides still hold,
+ * their members: "info.rating"), each with a choice between the server's
+ * value and the user's (by default the side that changed it).
+ * Actions: conflict.take (ss: path as shown, "mine" or "server"),
  * conflict.take-all-mine, conflict.keep-server (drops the change),
  * conflict.commit (stages the merged item against the server's item, so the
  * next commit carries fresh guards, and emits "resolved"; the host then
@@ -33,7 +35,8 @@ guint           dyn_conflict_view_get_index      (DynConflictView   *self);
 /* The item "Commit Again" would stage (NULL: a delete). Borrowed. */
 DynValue       *dyn_conflict_view_get_merged_item (DynConflictView  *self);
 GPtrArray      *dyn_conflict_view_get_entries    (DynConflictView   *self);  /* DynMergeEntry*, borrowed */
-/* What a cell shows (for tests and screen readers), or NULL. */
+/* What a cell of the row for @attribute (a path as shown: "info.rating")
+ * shows, for tests and screen readers, or NULL. */
 const char     *dyn_conflict_view_get_cell_text  (DynConflictView   *self,
                                                   const char        *attribute,
                                                   DynConflictColumn  column);

@@ -28,6 +28,7 @@ struct _DynEditSession
   char               *table;
   DynKeySchema        keys;
   char               *version_attribute;
+  DynGuardMode        guard_mode;
   GPtrArray          *entries;    /* Entry* */
   GPtrArray          *undo;       /* DynChange*: applied by the last commit */
   JsonNode           *plan;       /* cached, or NULL */
@@ -42,6 +43,7 @@ enum {
   PROP_MODEL,
   PROP_READ_ONLY,
   PROP_VERSION_ATTRIBUTE,
+  PROP_GUARD_MODE,
   PROP_N_CHANGES,
   PROP_N_CONFLICTS,
   PROP_BUSY,
@@ -237,14 +239,30 @@ check_item (DynEditSession  *self,
   return TRUE;
 }
 
+/* The version attribute the writes use: only when guarding by version. */
+static const char *
+version_in_use (DynEditSession *self)
+{
+  return self->guard_mode == DYN_GUARD_VERSION ? self->version_attribute : NULL;
+}
+
+static DynChangeSet *
+new_set (DynEditSession *self)
+{
+  DynChangeSet *set = dyn_change_set_new (self->table, &self->keys);
+
+  dyn_change_set_set_version_attribute (set, self->version_attribute);
+  dyn_change_set_set_guard_mode (set, self->guard_mode);
+  return set;
+}
+
 static DynChangeSet *
 build_set (DynEditSession  *self,
            GPtrArray       *entries,
            GError         **error)
 {
-  g_autoptr(DynChangeSet) set = dyn_change_set_new (self->table, &self->keys);
+  g_autoptr(DynChangeSet) set = new_set (self);
 
-  dyn_change_set_set_version_attribute (set, self->version_attribute);
   for (guint i = 0; i < entries->len; i++)
     {
       Entry *entry = entries->pdata[i];
@@ -323,6 +341,9 @@ dyn_edit_session_get_property (GObject    *object,
     case PROP_VERSION_ATTRIBUTE:
       g_value_set_string (value, self->version_attribute);
       break;
+    case PROP_GUARD_MODE:
+      g_value_set_enum (value, self->guard_mode);
+      break;
     case PROP_N_CHANGES:
       g_value_set_uint (value, self->entries->len);
       break;
@@ -359,6 +380,9 @@ dyn_edit_session_set_property (GObject      *object,
     case PROP_VERSION_ATTRIBUTE:
       dyn_edit_session_set_version_attribute (self, g_value_get_string (value));
       break;
+    case PROP_GUARD_MODE:
+      dyn_edit_session_set_guard_mode (self, g_value_get_enum (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -386,6 +410,9 @@ dyn_edit_session_class_init (DynEditSessionClass *klass)
   properties[PROP_VERSION_ATTRIBUTE] =
     g_param_spec_string ("version-attribute", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_GUARD_MODE] =
+    g_param_spec_enum ("guard-mode", NULL, NULL, DYN_TYPE_GUARD_MODE, DYN_GUARD_CHANGES,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_N_CHANGES] =
     g_param_spec_uint ("n-changes", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -512,13 +539,45 @@ dyn_edit_session_set_version_attribute (DynEditSession *self,
 
   if (name != NULL && *name == '\0')
     name = NULL;
-  if (g_strcmp0 (self->version_attribute, name) != 0)
+  if (g_strcmp0 (self->version_attribute, name) == 0)
+    return;
+  g_free (self->version_attribute);
+  self->version_attribute = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VERSION_ATTRIBUTE]);
+  /* As on DynChangeSet: naming a version attribute chooses its guard. */
+  if (name != NULL && self->guard_mode != DYN_GUARD_VERSION)
     {
-      g_free (self->version_attribute);
-      self->version_attribute = g_strdup (name);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VERSION_ATTRIBUTE]);
-      emit_changed (self);
+      self->guard_mode = DYN_GUARD_VERSION;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GUARD_MODE]);
     }
+  else if (name == NULL && self->guard_mode == DYN_GUARD_VERSION)
+    {
+      self->guard_mode = DYN_GUARD_CHANGES;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GUARD_MODE]);
+    }
+  emit_changed (self);
+}
+
+DynGuardMode
+dyn_edit_session_get_guard_mode (DynEditSession *self)
+{
+  g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), DYN_GUARD_CHANGES);
+  return self->guard_mode;
+}
+
+void
+dyn_edit_session_set_guard_mode (DynEditSession *self,
+                                 DynGuardMode    mode)
+{
+  g_return_if_fail (DYN_IS_EDIT_SESSION (self));
+  g_return_if_fail (mode <= DYN_GUARD_VERSION);
+
+  if (self->guard_mode == mode)
+    return;
+  self->guard_mode = mode;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GUARD_MODE]);
+  /* The staged changes keep their items; their plan and guards change. */
+  emit_changed (self);
 }
 
 guint
@@ -980,23 +1039,19 @@ dyn_edit_session_describe_guard (DynEditSession  *self,
   change = json_array_get_object_element (changes, index);
   if (guard_kind != NULL)
     *guard_kind = g_strdup (json_object_get_string_member_with_default (change, "guard", NULL));
-  return g_strdup (json_object_get_string_member_with_default (change, "description", ""));
+  return g_strdup (json_object_get_string_member_with_default (change, "guard_text", ""));
 }
 
-const char *
-dyn_edit_session_guard_label (const char *guard_kind)
+JsonNode *
+dyn_edit_session_dup_plan (DynEditSession  *self,
+                           GError         **error)
 {
-  if (g_strcmp0 (guard_kind, "values") == 0)
-    return _("Guarded by the item as loaded");
-  if (g_strcmp0 (guard_kind, "version") == 0)
-    return _("Guarded by the version attribute");
-  if (g_strcmp0 (guard_kind, "changed-attributes") == 0)
-    return _("Guarded by the changed attributes");
-  if (g_strcmp0 (guard_kind, "partial") == 0)
-    return _("Guarded by part of the item");
-  if (g_strcmp0 (guard_kind, "not-exists") == 0)
-    return _("Guarded: no item with this key may exist");
-  return _("Not guarded: nothing to send");
+  JsonNode *plan;
+
+  g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), NULL);
+
+  plan = get_plan (self, error);
+  return plan ? json_node_copy (plan) : NULL;
 }
 
 char *
@@ -1011,17 +1066,14 @@ dyn_edit_session_preview_guard (DynEditSession  *self,
 
   g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), NULL);
 
-  set = dyn_change_set_new (self->table, &self->keys);
-  dyn_change_set_set_version_attribute (set, self->version_attribute);
+  set = new_set (self);
   if (dyn_change_set_add (set, before, after, error) < 0)
     return NULL;
   plan = dyn_change_set_plan (set, error);
   if (plan == NULL)
     return NULL;
   change = json_array_get_object_element (json_object_get_array_member (json_node_get_object (plan), "changes"), 0);
-  return g_strdup_printf ("%s: %s",
-                          dyn_edit_session_guard_label (json_object_get_string_member_with_default (change, "guard", NULL)),
-                          json_object_get_string_member_with_default (change, "description", ""));
+  return g_strdup (json_object_get_string_member_with_default (change, "guard_text", ""));
 }
 
 GPtrArray *
@@ -1214,7 +1266,7 @@ written_item (DynEditSession *self,
 
   if (dyn_change_get_after (change) == NULL)
     return NULL;
-  inverse = dyn_change_inverse (change, self->version_attribute);
+  inverse = dyn_change_inverse (change, version_in_use (self));
   left = dyn_change_get_before (inverse);
   return dyn_value_ref (left ? left : dyn_change_get_after (change));
 }
@@ -1421,11 +1473,10 @@ dyn_edit_session_undo_async (DynEditSession      *self,
   data = g_new0 (CommitData, 1);
   data->undo = TRUE;
   g_task_set_task_data (task, data, (GDestroyNotify) commit_data_free);
-  data->set = dyn_change_set_new (self->table, &self->keys);
-  dyn_change_set_set_version_attribute (data->set, self->version_attribute);
+  data->set = new_set (self);
   for (guint i = 0; i < self->undo->len; i++)
     {
-      g_autoptr(DynChange) inverse = dyn_change_inverse (self->undo->pdata[i], self->version_attribute);
+      g_autoptr(DynChange) inverse = dyn_change_inverse (self->undo->pdata[i], version_in_use (self));
 
       if (dyn_change_set_add_change (data->set, inverse, &error) < 0)
         {

@@ -37,8 +37,15 @@ gboolean            dyn_edit_session_get_read_only       (DynEditSession     *se
 void                dyn_edit_session_set_read_only       (DynEditSession     *self,
                                                           gboolean            read_only);
 const char         *dyn_edit_session_get_version_attribute (DynEditSession   *self);
+/* Naming a version attribute also selects DYN_GUARD_VERSION; NULL while it
+ * is selected returns to DYN_GUARD_CHANGES (as on DynChangeSet). */
 void                dyn_edit_session_set_version_attribute (DynEditSession   *self,
                                                             const char       *name);
+/* What the staged updates and deletes are guarded by (property
+ * "guard-mode", default DYN_GUARD_CHANGES); changing it re-plans them. */
+DynGuardMode        dyn_edit_session_get_guard_mode      (DynEditSession     *self);
+void                dyn_edit_session_set_guard_mode      (DynEditSession     *self,
+                                                          DynGuardMode        mode);
 guint               dyn_edit_session_get_n_changes       (DynEditSession     *self);
 guint               dyn_edit_session_get_n_conflicts     (DynEditSession     *self);
 gboolean            dyn_edit_session_get_busy            (DynEditSession     *self);
@@ -103,23 +110,23 @@ DynValue           *dyn_edit_session_get_current         (DynEditSession     *se
 const GError       *dyn_edit_session_get_error           (DynEditSession     *self,
                                                           guint               index);
 /* How the change will be guarded: the plan's guard kind ("values",
- * "version", "changed-attributes", "partial", "not-exists") and sentence.
- * NULL with @error when the staged set cannot be planned. */
+ * "version", "changed-attributes", "partial", "not-exists") and its one
+ * translated sentence ("Guarded by the values it changes: info.rating is
+ * still 8.7"). NULL with @error when the staged set cannot be planned. */
 char               *dyn_edit_session_describe_guard      (DynEditSession     *self,
                                                           guint               index,
                                                           char              **guard_kind,
                                                           GError            **error) G_GNUC_WARN_UNUSED_RESULT;
-/* A short translated title for a guard kind ("Guarded by the item as
- * loaded" …). */
-const char         *dyn_edit_session_guard_label         (const char         *guard_kind);
-/* The guard a change from @before to @after would get, as shown before a
- * write: "<guard label>: <plan sentence>". NULL with @error when the change
- * cannot be planned. */
+/* The requests a commit would send now (dyn_change_set_plan()), a copy. */
+JsonNode           *dyn_edit_session_dup_plan            (DynEditSession     *self,
+                                                          GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+/* The guard sentence a change from @before to @after would get, as shown
+ * before a write. NULL with @error when the change cannot be planned. */
 char               *dyn_edit_session_preview_guard       (DynEditSession     *self,
                                                           DynValue           *before,
                                                           DynValue           *after,
                                                           GError            **error) G_GNUC_WARN_UNUSED_RESULT;
-/* The per-attribute diff of change @index (changed attributes only). */
+/* The diff of change @index by document path (changed paths only). */
 GPtrArray          *dyn_edit_session_diff                (DynEditSession     *self,
                                                           guint               index) G_GNUC_WARN_UNUSED_RESULT;
 /* A title for the change's item: "WS#acme · PROJ#2026-0001". */

@@ -23,11 +23,14 @@ struct _DynStagedChanges
   DynConflictView *conflict_view;   /* while its window is open */
   GtkWindow       *conflict_window;
   char            *status_text;
+  gboolean         syncing_guard;   /* while the dropdown follows the session */
 
   GtkLabel        *title_label;
   GtkWidget       *undo_button;
   GtkButton       *commit_button;
   GtkWidget       *read_only_label;
+  GtkDropDown     *guard_dropdown;
+  GtkEditable     *version_entry;
   GtkLabel        *status_label;
   GtkStack        *stack;
   GtkListBox      *list_box;
@@ -235,9 +238,10 @@ build_row (DynStagedChanges *self,
   gtk_widget_set_valign (icon, GTK_ALIGN_START);
   gtk_widget_add_css_class (icon, "dim-label");
   gtk_box_append (GTK_BOX (guard_box), icon);
+  /* The plan's sentence says what guards the write, once. */
   guard = dyn_edit_session_describe_guard (self->session, index, &guard_kind, &error);
   if (guard != NULL)
-    guard_text = g_strdup_printf ("%s: %s", dyn_edit_session_guard_label (guard_kind), guard);
+    guard_text = g_strdup (guard);
   else
     guard_text = g_strdup_printf (_("Cannot be planned: %s"), error->message);
   label = gtk_label_new (guard_text);
@@ -253,6 +257,76 @@ build_row (DynStagedChanges *self,
 
   gtk_box_append (GTK_BOX (box), build_diff (self, index, &info->n_diff_rows));
   return row;
+}
+
+/* The dropdown's positions, in the order of the .ui file. */
+static const DynGuardMode guard_modes[] = { DYN_GUARD_CHANGES, DYN_GUARD_ITEM, DYN_GUARD_VERSION };
+
+/* The guard choice shows the session's. */
+static void
+sync_guard (DynStagedChanges *self)
+{
+  DynGuardMode mode = self->session ? dyn_edit_session_get_guard_mode (self->session) : DYN_GUARD_CHANGES;
+  const char *version = self->session ? dyn_edit_session_get_version_attribute (self->session) : NULL;
+
+  self->syncing_guard = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (guard_modes); i++)
+    if (guard_modes[i] == mode && gtk_drop_down_get_selected (self->guard_dropdown) != i)
+      gtk_drop_down_set_selected (self->guard_dropdown, i);
+  if (g_strcmp0 (gtk_editable_get_text (self->version_entry), version ? version : "") != 0)
+    gtk_editable_set_text (self->version_entry, version ? version : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->version_entry), mode == DYN_GUARD_VERSION);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->guard_dropdown),
+                            self->session != NULL && !dyn_edit_session_get_busy (self->session));
+  self->syncing_guard = FALSE;
+}
+
+static void
+set_guard_mode (DynStagedChanges *self,
+                DynGuardMode      mode)
+{
+  if (self->session == NULL)
+    return;
+  if (mode == DYN_GUARD_VERSION)
+    {
+      const char *text = gtk_editable_get_text (self->version_entry);
+      g_autofree char *name = g_strstrip (g_strdup (text ? text : ""));
+
+      /* The name the entry holds, or the usual one. */
+      dyn_edit_session_set_version_attribute (self->session, *name ? name : "version");
+    }
+  dyn_edit_session_set_guard_mode (self->session, mode);
+}
+
+static void
+guard_selected_cb (DynStagedChanges *self)
+{
+  guint selected = gtk_drop_down_get_selected (self->guard_dropdown);
+
+  if (self->syncing_guard || selected >= G_N_ELEMENTS (guard_modes))
+    return;
+  set_guard_mode (self, guard_modes[selected]);
+}
+
+static void
+version_activate_cb (DynStagedChanges *self)
+{
+  if (!self->syncing_guard)
+    set_guard_mode (self, DYN_GUARD_VERSION);
+}
+
+static void
+guard_mode_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  DynStagedChanges *self = DYN_STAGED_CHANGES (widget);
+  GEnumClass *klass = g_type_class_ref (DYN_TYPE_GUARD_MODE);
+  GEnumValue *value = g_enum_get_value_by_nick (klass, g_variant_get_string (parameter, NULL));
+
+  if (value != NULL)
+    set_guard_mode (self, value->value);
+  g_type_class_unref (klass);
 }
 
 static void
@@ -286,6 +360,7 @@ update (DynStagedChanges *self)
                  : g_strdup (_("_Commit"));
   gtk_button_set_label (self->commit_button, commit);
 
+  sync_guard (self);
   gtk_widget_set_visible (self->read_only_label, read_only);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "staged.commit", n > 0 && !read_only && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "staged.discard-all", n > 0 && !busy);
@@ -567,6 +642,10 @@ dyn_staged_changes_class_init (DynStagedChangesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynStagedChanges, undo_button);
   gtk_widget_class_bind_template_child (widget_class, DynStagedChanges, commit_button);
   gtk_widget_class_bind_template_child (widget_class, DynStagedChanges, read_only_label);
+  gtk_widget_class_bind_template_child (widget_class, DynStagedChanges, guard_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynStagedChanges, version_entry);
+  gtk_widget_class_bind_template_callback (widget_class, guard_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, version_activate_cb);
   gtk_widget_class_bind_template_child (widget_class, DynStagedChanges, status_label);
   gtk_widget_class_bind_template_child (widget_class, DynStagedChanges, stack);
   gtk_widget_class_bind_template_child (widget_class, DynStagedChanges, list_box);
@@ -576,6 +655,7 @@ dyn_staged_changes_class_init (DynStagedChangesClass *klass)
   gtk_widget_class_install_action (widget_class, "staged.discard-all", NULL, discard_all_action);
   gtk_widget_class_install_action (widget_class, "staged.drop", "u", drop_action);
   gtk_widget_class_install_action (widget_class, "staged.resolve", "u", resolve_action);
+  gtk_widget_class_install_action (widget_class, "staged.guard-mode", "s", guard_mode_action);
 }
 
 static void
@@ -620,6 +700,8 @@ dyn_staged_changes_set_session (DynStagedChanges *self,
       g_signal_connect_swapped (session, "notify::read-only", G_CALLBACK (update), self);
       g_signal_connect_swapped (session, "notify::busy", G_CALLBACK (update), self);
       g_signal_connect_swapped (session, "notify::can-undo", G_CALLBACK (update), self);
+      g_signal_connect_swapped (session, "notify::guard-mode", G_CALLBACK (sync_guard), self);
+      g_signal_connect_swapped (session, "notify::version-attribute", G_CALLBACK (sync_guard), self);
     }
   if (self->rows != NULL)
     {
@@ -659,4 +741,11 @@ dyn_staged_changes_get_guard_text (DynStagedChanges *self,
   g_return_val_if_fail (DYN_IS_STAGED_CHANGES (self), NULL);
   g_return_val_if_fail (index < self->rows->len, NULL);
   return gtk_label_get_text (g_array_index (self->rows, RowInfo, index).guard_label);
+}
+
+GtkDropDown *
+dyn_staged_changes_get_guard_dropdown (DynStagedChanges *self)
+{
+  g_return_val_if_fail (DYN_IS_STAGED_CHANGES (self), NULL);
+  return self->guard_dropdown;
 }

@@ -13,8 +13,10 @@ G_BEGIN_DECLS
  * Changes", "Discard All", undo of the last commit. A commit that meets a
  * conflict opens a DynConflictView in a modal window; resolving it there
  * commits again.
+ * The guard choice (DynEditSession:guard-mode: the values it changes, the
+ * whole item, a version attribute) is a dropdown above the list.
  * Actions: staged.commit, staged.discard-all, staged.undo, staged.drop (u),
- * staged.resolve (u). Signal "committed" (DynCommitResult, or NULL with the
+ * staged.resolve (u), staged.guard-mode (s: "changes", "item", "version"). Signal "committed" (DynCommitResult, or NULL with the
  * error's message in the status line) after a commit or undo. */
 
 #define DYN_TYPE_STAGED_CHANGES (dyn_staged_changes_get_type ())
@@ -34,5 +36,7 @@ guint             dyn_staged_changes_get_n_diff_rows   (DynStagedChanges *self,
                                                         guint             index);
 const char       *dyn_staged_changes_get_guard_text    (DynStagedChanges *self,
                                                         guint             index);
+/* The guard choice (for tests). */
+GtkDropDown      *dyn_staged_changes_get_guard_dropdown (DynStagedChanges *self);
 
 G_END_DECLS
