@@ -15,10 +15,10 @@
  *
  * Or, without a meson build dir, straight from the sources:
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I_build -Iclient \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I_build -Iclient -Iclient/values -Iclient/expr \
  *     $(pkg-config --cflags glib-2.0 gobject-2.0 json-glib-1.0) \
- *     tests/fuzz-expr.c client/dyn-expr.c client/dyn-expr-parse.c client/dyn-expr-compile.c \
- *     client/dyn-reserved.c client/dyn-value.c client/dyn-json.c client/dyn-error.c \
+ *     tests/fuzz-expr.c client/expr/dyn-expr.c client/expr/dyn-expr-parse.c client/expr/dyn-expr-compile.c \
+ *     client/expr/dyn-reserved.c client/values/dyn-value.c client/values/dyn-json.c client/dyn-error.c \
  *     $(pkg-config --libs gio-2.0 json-glib-1.0) -lm -o fuzz-expr
  *
  * (-I_build: any configured build dir, for config.h.)

@@ -102,7 +102,7 @@ DynValue     *dyn_item_from_ddb_json_string (const char *json, gssize len, GErro
 char         *dyn_item_to_ddb_json_string   (const DynValue *item) G_GNUC_WARN_UNUSED_RESULT;
 char         *dyn_value_to_ddb_json_string  (const DynValue *value) G_GNUC_WARN_UNUSED_RESULT;
 
-/* Plain JSON ⇄ value. The rules (written down in client/VALUES.md):
+/* Plain JSON ⇄ value. The rules (written down in client/values/VALUES.md):
  * string → S; number → N (the literal's exact text); true/false → BOOL; null → NULL;
  * array → L; object → M; except the tagged forms that keep what plain JSON cannot say:
  * {"$binary": "<base64>"} → B, {"$set": [strings]} → SS, {"$set": [numbers]} → NS,
