@@ -42,7 +42,8 @@ typedef enum {
  *   name: the table
  * @mode: how the expressions are read
  * @key_condition: (nullable): the key condition as text (DynamoDB's syntax
- *   with @names/@values, or inline values), or NULL
+ *   with @names/@values, or inline values), or NULL; not used in
+ *   %DYN_READ_CONDITION, where the planner finds the key condition
  * @filter: (nullable): the filter (in %DYN_READ_CONDITION: the condition)
  * @projection: (nullable): the projection
  * @key_condition_node: (nullable): instead of @key_condition, a parsed one
