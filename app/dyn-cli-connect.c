@@ -9,6 +9,7 @@
 #include "dyn-config.h"
 #include "dyn-http.h"
 #include "dyn-json.h"
+#include "dyn-read-request.h"
 #include "dyn-table.h"
 
 static gboolean
@@ -114,131 +115,24 @@ parse_maps (DynRequest  *request,
   return TRUE;
 }
 
-typedef struct
+gboolean
+dyn_cli_parse_maps (const char   *names_json,
+                    const char   *values_json,
+                    GHashTable  **names,
+                    GHashTable  **values,
+                    GError      **error)
 {
-  DynExprRole  role;
-  const char  *text;
-  char       **field;
-} ExprSlot;
+  g_autoptr(DynRequest) maps = dyn_request_new (DYN_OP_SCAN, "-");
 
-/* Finds the value placeholder of the partition key's equality (":er" for
- * "#er = :er") in a compiled key condition: the one holding @value. */
-static const char *
-placeholder_for (DynExprContext *ctx,
-                 DynValue       *value)
-{
-  for (guint i = 0; i < dyn_expr_context_get_n_values (ctx); i++)
-    {
-      DynValue *v = NULL;
-      const char *name = dyn_expr_context_get_value (ctx, i, &v);
-      if (v != NULL && dyn_value_equal (v, value))
-        return name;
-    }
-  return NULL;
-}
-
-/* The partition-key value of a (single-shard) key condition. */
-static DynValue *
-partition_value (DynExprNode        *node,
-                 const DynKeySchema *keys)
-{
-  if (dyn_expr_node_get_kind (node) == DYN_EXPR_AND)
-    {
-      for (guint i = 0; i < dyn_expr_node_get_n_children (node); i++)
-        {
-          DynValue *v = partition_value (dyn_expr_node_get_child (node, i), keys);
-          if (v != NULL)
-            return v;
-        }
-      return NULL;
-    }
-  if (dyn_expr_node_get_kind (node) == DYN_EXPR_COMPARE && dyn_expr_node_get_op (node) == DYN_EXPR_OP_EQ)
-    {
-      DynExprNode *a = dyn_expr_node_get_child (node, 0);
-      DynExprNode *b = dyn_expr_node_get_child (node, 1);
-
-      if (dyn_expr_node_get_kind (a) != DYN_EXPR_PATH)
-        {
-          DynExprNode *t = a;
-          a = b;
-          b = t;
-        }
-      if (dyn_expr_node_get_kind (a) == DYN_EXPR_PATH && dyn_expr_node_get_kind (b) == DYN_EXPR_VALUE &&
-          g_strcmp0 (dyn_expr_path_get_top_name (dyn_expr_node_get_path (a)), keys->partition_key) == 0)
-        return dyn_expr_node_get_value (b);
-    }
-  return NULL;
-}
-
-static DynExprNode *
-path_operand (DynExprNode  *cond,
-              DynValueType *type)
-{
-  DynExprNode *path = NULL;
-
-  *type = DYN_VALUE_S;
-  for (guint i = 0; i < dyn_expr_node_get_n_children (cond); i++)
-    {
-      DynExprNode *c = dyn_expr_node_get_child (cond, i);
-      if (dyn_expr_node_get_kind (c) == DYN_EXPR_PATH && path == NULL)
-        path = c;
-      else if (dyn_expr_node_get_kind (c) == DYN_EXPR_VALUE && dyn_expr_node_get_value (c) != NULL)
-        *type = dyn_value_get_value_type (dyn_expr_node_get_value (c));
-    }
-  return path;
-}
-
-/* Without a table to ask (the expr command), a key condition names its own
- * keys: the attribute compared for equality is the partition key, the other
- * one the sort key. */
-static DynKeySchema *
-infer_key_schema (DynExprNode *node)
-{
-  DynKeySchema *keys = g_new0 (DynKeySchema, 1);
-  DynExprNode *single[] = { node };
-  DynExprNode **conds = single;
-  guint n = 1;
-  g_autofree DynExprNode **children = NULL;
-
-  if (dyn_expr_node_get_kind (node) == DYN_EXPR_AND)
-    {
-      n = dyn_expr_node_get_n_children (node);
-      children = g_new0 (DynExprNode *, n);
-      for (guint i = 0; i < n; i++)
-        children[i] = dyn_expr_node_get_child (node, i);
-      conds = children;
-    }
-  for (guint pass = 0; pass < 2; pass++)
-    for (guint i = 0; i < n; i++)
-      {
-        DynValueType type;
-        DynExprNode *path = path_operand (conds[i], &type);
-        const char *name = path ? dyn_expr_path_get_top_name (dyn_expr_node_get_path (path)) : NULL;
-        gboolean eq = dyn_expr_node_get_kind (conds[i]) == DYN_EXPR_COMPARE &&
-                      dyn_expr_node_get_op (conds[i]) == DYN_EXPR_OP_EQ;
-
-        if (name == NULL)
-          continue;
-        if (pass == 0 && eq && keys->partition_key == NULL)
-          {
-            keys->partition_key = g_strdup (name);
-            keys->partition_type = type;
-          }
-        else if (pass == 1 && keys->sort_key == NULL && g_strcmp0 (name, keys->partition_key) != 0)
-          {
-            keys->sort_key = g_strdup (name);
-            keys->sort_type = type;
-          }
-      }
-  return keys;
-}
-
-static void
-key_schema_free (DynKeySchema *keys)
-{
-  g_free (keys->partition_key);
-  g_free (keys->sort_key);
-  g_free (keys);
+  *names = NULL;
+  *values = NULL;
+  if (!parse_maps (maps, names_json, values_json, error))
+    return FALSE;
+  if (names_json != NULL)
+    *names = g_hash_table_ref (maps->names);
+  if (values_json != NULL)
+    *values = g_hash_table_ref (maps->values);
+  return TRUE;
 }
 
 gboolean
@@ -253,112 +147,14 @@ dyn_cli_set_expressions (DynRequest          *request,
                          const char          *values_json,
                          GError             **error)
 {
-  g_autoptr(DynExprContext) ctx = dyn_expr_context_new ();
-  g_autoptr(DynRequest) maps = dyn_request_new (request->op, request->table);
-  const DynIndexInfo *target = table ? dyn_table_keys_lookup (table, request->index) : NULL;
-  ExprSlot slots[] = {
-    { DYN_EXPR_ROLE_KEY_CONDITION, key_condition, &request->key_condition },
-    { DYN_EXPR_ROLE_FILTER, filter, &request->filter },
-    { DYN_EXPR_ROLE_CONDITION, condition, &request->condition },
-    { DYN_EXPR_ROLE_UPDATE, update, &request->update },
-    { DYN_EXPR_ROLE_PROJECTION, projection, &request->projection },
-  };
-  GHashTable *names, *values;
-
-  if (table != NULL && request->index != NULL && target == NULL)
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                   "Table %s has no index named %s", request->table, request->index);
-      return FALSE;
-    }
+  g_autoptr(GHashTable) names = NULL;
+  g_autoptr(GHashTable) values = NULL;
 
   /* The user's maps are only for parsing: the compiler names placeholders anew. */
-  if (!parse_maps (maps, names_json, values_json, error))
+  if (!dyn_cli_parse_maps (names_json, values_json, &names, &values, error))
     return FALSE;
-  names = (names_json != NULL) ? maps->names : NULL;
-  values = (values_json != NULL) ? maps->values : NULL;
-  if (target != NULL)
-    dyn_expr_context_set_key_schema (ctx, &target->keys);
-
-  for (guint i = 0; i < G_N_ELEMENTS (slots); i++)
-    {
-      g_autoptr(DynExprNode) node = NULL;
-      g_autoptr(GError) local_error = NULL;
-      glong offset = -1;
-      const char *compiled;
-
-      if (slots[i].text == NULL)
-        continue;
-      node = dyn_expr_parse (slots[i].text, slots[i].role, names, values, &offset, &local_error);
-      if (node != NULL && slots[i].role == DYN_EXPR_ROLE_KEY_CONDITION && target != NULL)
-        {
-          /* A partition key given as a shard range ("WS#acme#01..10") fans out. */
-          g_autoptr(GPtrArray) shards = dyn_expr_expand_sharded_key_condition (node, &target->keys, &local_error);
-
-          if (shards != NULL && shards->len > 0)
-            {
-              g_clear_pointer (&request->shard_values, g_ptr_array_unref);
-              request->shard_values = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
-              for (guint s = 0; s < shards->len; s++)
-                {
-                  DynValue *v = partition_value (shards->pdata[s], &target->keys);
-                  if (v != NULL)
-                    g_ptr_array_add (request->shard_values, dyn_value_ref (v));
-                }
-              dyn_expr_node_unref (node);
-              node = dyn_expr_node_ref (shards->pdata[0]);
-            }
-        }
-      if (local_error != NULL)
-        {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "%s: %s",
-                       dyn_expr_role_get_field (slots[i].role), local_error->message);
-          return FALSE;
-        }
-      if (target == NULL && slots[i].role == DYN_EXPR_ROLE_KEY_CONDITION)
-        {
-          DynKeySchema *inferred = infer_key_schema (node);
-          dyn_expr_context_set_key_schema (ctx, inferred);
-          key_schema_free (inferred);
-        }
-      compiled = dyn_expr_context_add (ctx, slots[i].role, node, &local_error);
-      if (compiled == NULL)
-        {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "%s: %s",
-                       dyn_expr_role_get_field (slots[i].role), local_error->message);
-          return FALSE;
-        }
-      g_free (*slots[i].field);
-      *slots[i].field = g_strdup (compiled);
-
-      if (request->shard_values != NULL && slots[i].role == DYN_EXPR_ROLE_KEY_CONDITION)
-        {
-          const char *ph = placeholder_for (ctx, request->shard_values->pdata[0]);
-          g_free (request->shard_placeholder);
-          request->shard_placeholder = g_strdup (ph);
-        }
-    }
-
-  g_hash_table_unref (request->names);
-  g_hash_table_unref (request->values);
-  request->names = dyn_expr_context_dup_names (ctx);
-  request->values = dyn_expr_context_dup_values (ctx);
-  return TRUE;
-}
-
-DynPager *
-dyn_cli_new_pager (DynClient          *client,
-                   const DynRequest   *request,
-                   const DynTableKeys *table,
-                   GError            **error)
-{
-  if (request->shard_values != NULL && request->shard_placeholder != NULL)
-    {
-      const DynIndexInfo *target = table ? dyn_table_keys_lookup (table, request->index) : NULL;
-      return dyn_pager_new_fan_out (client, request, request->shard_placeholder, request->shard_values,
-                                    target ? target->keys.sort_key : NULL);
-    }
-  return dyn_pager_new (client, request);
+  return dyn_request_compile_expressions (request, table, key_condition, filter, condition, update,
+                                          projection, names, values, error);
 }
 
 gboolean

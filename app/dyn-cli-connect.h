@@ -3,7 +3,6 @@
 
 #include "dyn-client.h"
 #include "dyn-expr.h"
-#include "dyn-pager.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +13,15 @@ DynClient *dyn_cli_connect          (const char  *profile,
                                      const char  *region,
                                      const char  *endpoint,
                                      gboolean     insecure,
+                                     GError     **error);
+
+/* Reads --names (a JSON object of "#n": "name") and --values (a JSON object
+ * of ":v": DynamoDB JSON value) into the maps dyn_expr_parse() takes; a map
+ * not given stays NULL. */
+gboolean   dyn_cli_parse_maps       (const char  *names_json,
+                                     const char  *values_json,
+                                     GHashTable **names,
+                                     GHashTable **values,
                                      GError     **error);
 
 /* Parses the expressions (DynamoDB's syntax with the maps, or inline values),
@@ -30,12 +38,6 @@ gboolean   dyn_cli_set_expressions  (DynRequest  *request,
                                      const char  *names_json,
                                      const char  *values_json,
                                      GError     **error);
-
-/* The pager for a Query or Scan request; a sharded key fans out. */
-DynPager  *dyn_cli_new_pager        (DynClient          *client,
-                                     const DynRequest   *request,
-                                     const DynTableKeys *table,
-                                     GError            **error);
 
 /* Where requests would go, without needing credentials: the region and the
  * endpoint (NULL for the region's AWS endpoint). */

@@ -7,7 +7,6 @@
 #include <glib/gi18n.h>
 
 #include "dyn-app-resources.h"
-#include "dyn-cli-connect.h"
 #include "dyn-connection-editor.h"
 #include "dyn-item-editor.h"
 #include "dyn-settings.h"
@@ -35,7 +34,7 @@ struct _DynWindow
   char                 *initial_query;
   JsonObject           *description;
   DynTableKeys         *keys;
-  char                 *index;
+  DynReadRequest       *read;          /* the current read: plan, request and pager come from it */
   DynRequest           *request;
   DynPager             *pager;
   DynCollectionModel   *model;
@@ -421,14 +420,22 @@ target_index (DynWindow  *self,
   return self->keys ? dyn_table_keys_lookup (self->keys, index) : NULL;
 }
 
-/* Starts a read: a new model in the grid, the first page. Takes @request. */
+/* Starts a read: a new model in the grid, the first page. Takes @read; the
+ * pager is its own, so what is sent is what its plan and snippet say. */
 static void
-start_read (DynWindow  *self,
-            DynRequest *request)
+start_read (DynWindow      *self,
+            DynReadRequest *read)
 {
-  const DynIndexInfo *target = target_index (self, request->index);
-  g_autoptr(GError) error = NULL;
+  g_autoptr(DynReadRequest) owned = read;
+  const DynRequest *request = dyn_read_request_get_request (read);
+  const DynIndexInfo *target;
 
+  if (request == NULL)
+    {
+      show_error (self, "Scan", dyn_read_request_get_error (read));
+      return;
+    }
+  target = target_index (self, request->index);
   cancel_load (self);
   if (self->loading)
     {
@@ -437,12 +444,11 @@ start_read (DynWindow  *self,
     }
   self->load_all = FALSE;
   g_clear_object (&self->pager);
+  g_set_object (&self->read, read);
   g_clear_pointer (&self->request, dyn_request_free);
-  self->request = request;
-  if (self->limit > 0)
-    self->request->limit = self->limit;
+  self->request = dyn_request_copy (request);
   self->fan_out = request->shard_values != NULL && request->shard_placeholder != NULL;
-  self->pager = dyn_cli_new_pager (self->client, self->request, self->keys, &error);
+  self->pager = dyn_read_request_new_pager (read, self->client);
 
   g_clear_object (&self->model);
   self->model = target ? dyn_collection_model_new_for_schema (&target->keys, !request->scan_forward)
@@ -457,39 +463,34 @@ start_read (DynWindow  *self,
   load_next (self);
 }
 
-static DynRequest *
+/* Every item of the table or index read, whatever the builder says. */
+static DynReadRequest *
 new_scan (DynWindow *self)
 {
-  DynRequest *request = dyn_request_new (DYN_OP_SCAN, self->table);
+  DynReadSpec spec = { 0 };
 
-  request->index = g_strdup (self->index);
-  return request;
+  spec.table = self->table;
+  spec.index = dyn_expression_builder_get_index (self->builder);
+  spec.mode = DYN_READ_CONDITION;
+  spec.limit = self->limit;
+  return dyn_read_request_new (self->keys, &spec);
 }
 
+/* Runs what the builder says, as its plan, output pane and snippet show it. */
 static gboolean
 run_builder (DynWindow  *self,
              GError    **error)
 {
-  g_autofree char *text = dyn_expression_builder_dup_text (self->builder);
-  g_autoptr(DynExprNode) node = NULL;
-  g_autoptr(DynExprPlan) plan = NULL;
-  g_autoptr(DynRequest) request = NULL;
-  g_autofree char *kc = NULL;
-  g_autofree char *filter = NULL;
+  DynReadRequest *read = dyn_expression_builder_get_read_request (self->builder);
   const char *parse_error = dyn_expression_builder_get_parse_error (self->builder);
+  const DynRequest *request;
 
-  if (text == NULL || *g_strstrip (text) == '\0')
-    {
-      start_read (self, new_scan (self));
-      return TRUE;
-    }
   if (parse_error != NULL)
     {
       g_set_error_literal (error, DYN_ERROR, DYN_ERROR_EXPRESSION, parse_error);
       return FALSE;
     }
-  node = dyn_expression_builder_dup_node (self->builder);
-  if (node == NULL || !dyn_expression_builder_get_valid (self->builder))
+  if (read == NULL || !dyn_read_request_is_valid (read))
     {
       const char * const *messages = dyn_expression_builder_get_messages (self->builder);
 
@@ -497,41 +498,29 @@ run_builder (DynWindow  *self,
                            messages && messages[0] ? messages[0] : _("The expression is not complete"));
       return FALSE;
     }
-  plan = dyn_expr_plan (self->keys, self->index, NULL, node, error);
-  if (plan == NULL)
-    return FALSE;
-
-  if (plan->operation == DYN_EXPR_PLAN_QUERY || plan->suggested_key_condition != NULL)
-    {
-      const char *index = plan->suggested_key_condition ? plan->suggested_index : plan->index_name;
-
-      if (index != NULL && g_strcmp0 (index, self->table) == 0)
-        index = NULL;
-      request = dyn_request_new (DYN_OP_QUERY, self->table);
-      request->index = g_strdup (index);
-      if (plan->suggested_key_condition != NULL)
-        {
-          kc = dyn_expr_node_to_string (plan->suggested_key_condition);
-          filter = plan->suggested_filter ? dyn_expr_node_to_string (plan->suggested_filter) : NULL;
-        }
-      else
-        kc = dyn_expr_node_to_string (node);
-    }
-  else
-    {
-      request = dyn_request_new (DYN_OP_SCAN, self->table);
-      request->index = g_strdup (self->index);
-      filter = dyn_expr_node_to_string (node);
-    }
-  if (!dyn_cli_set_expressions (request, self->keys, kc, filter, NULL, NULL, NULL, NULL, NULL, error))
-    return FALSE;
+  request = dyn_read_request_get_request (read);
   g_debug ("run: %s on %s (%s) kc=%s filter=%s", dyn_operation_get_name (request->op), self->table,
            request->index ? request->index : "table", request->key_condition, request->filter);
-  start_read (self, g_steal_pointer (&request));
+  start_read (self, g_object_ref (read));
   return TRUE;
 }
 
 /* Tables. */
+
+/* The toolbar's index menu shows the builder's "Read from": one setting. */
+static void
+sync_index_menu (DynWindow *self)
+{
+  const char *index = dyn_expression_builder_get_index (self->builder);
+  guint position = 0;
+
+  for (guint i = 0; index != NULL && self->keys != NULL && i < self->keys->indexes->len; i++)
+    if (g_strcmp0 (((DynIndexInfo *) self->keys->indexes->pdata[i])->name, index) == 0)
+      position = i + 1;
+  self->updating_indexes = TRUE;
+  gtk_drop_down_set_selected (self->index_dropdown, position);
+  self->updating_indexes = FALSE;
+}
 
 static void
 fill_indexes (DynWindow *self)
@@ -557,28 +546,27 @@ fill_indexes (DynWindow *self)
   self->updating_indexes = TRUE;
   gtk_string_list_splice (self->index_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->index_names)),
                           (const char * const *) names->pdata);
-  gtk_drop_down_set_selected (self->index_dropdown, 0);
   self->updating_indexes = FALSE;
+  sync_index_menu (self);
   dyn_item_grid_set_link_attributes (self->grid, (const char * const *) links->pdata);
+}
+
+static void
+builder_index_cb (DynExpressionBuilder *builder,
+                  GParamSpec           *pspec,
+                  DynWindow            *self)
+{
+  sync_index_menu (self);
 }
 
 static void
 select_index (DynWindow  *self,
               const char *index)
 {
-  guint position = 0;
-
-  g_free (self->index);
-  self->index = g_strdup (index);
-  for (guint i = 0; index != NULL && self->keys != NULL && i < self->keys->indexes->len; i++)
-    if (g_strcmp0 (((DynIndexInfo *) self->keys->indexes->pdata[i])->name, index) == 0)
-      position = i + 1;
-  self->updating_indexes = TRUE;
-  gtk_drop_down_set_selected (self->index_dropdown, position);
-  self->updating_indexes = FALSE;
   dyn_expression_builder_set_index (self->builder, index);
 }
 
+/* Choosing from the index menu reads what the builder says, from there. */
 static void
 index_selected_cb (GtkDropDown *dropdown,
                    GParamSpec  *pspec,
@@ -586,13 +574,15 @@ index_selected_cb (GtkDropDown *dropdown,
 {
   guint position = gtk_drop_down_get_selected (dropdown);
   const char *index = NULL;
+  g_autoptr(GError) error = NULL;
 
   if (self->updating_indexes || self->keys == NULL)
     return;
   if (position != GTK_INVALID_LIST_POSITION && position > 0 && position <= self->keys->indexes->len)
     index = ((DynIndexInfo *) self->keys->indexes->pdata[position - 1])->name;
   select_index (self, index);
-  start_read (self, new_scan (self));
+  if (!run_builder (self, &error))
+    show_error (self, _("The query"), error);
 }
 
 static void
@@ -618,7 +608,6 @@ describe_cb (GObject      *source,
   self->description = g_steal_pointer (&description);
   g_clear_pointer (&self->keys, dyn_table_keys_free);
   self->keys = keys;
-  g_clear_pointer (&self->index, g_free);
   dyn_table_details_set_description (self->table_details, self->description);
   create_session (self);
   dyn_expression_builder_set_table (self->builder, self->keys);
@@ -1735,7 +1724,7 @@ dyn_window_finalize (GObject *object)
   g_free (self->table);
   g_free (self->pending_table);
   g_free (self->initial_query);
-  g_free (self->index);
+  g_clear_object (&self->read);
   g_free (self->status_text);
   g_free (self->error_text);
   g_clear_pointer (&self->description, json_object_unref);
@@ -1890,6 +1879,7 @@ dyn_window_init (DynWindow *self)
 
   gtk_drop_down_set_model (self->index_dropdown, G_LIST_MODEL (self->index_names));
   g_signal_connect (self->index_dropdown, "notify::selected", G_CALLBACK (index_selected_cb), self);
+  g_signal_connect (self->builder, "notify::index", G_CALLBACK (builder_index_cb), self);
   g_signal_connect (self->sidebar, "connection-activated", G_CALLBACK (connection_activated_cb), self);
   g_signal_connect (self->sidebar, "table-activated", G_CALLBACK (table_activated_cb), self);
   g_signal_connect (self->grid, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
@@ -2010,6 +2000,7 @@ dyn_window_set_page_limit (DynWindow *self,
   g_return_if_fail (DYN_IS_WINDOW (self));
 
   self->limit = limit;
+  dyn_expression_builder_set_page_size (self->builder, limit);
 }
 
 DynConnection *
@@ -2066,6 +2057,13 @@ dyn_window_get_request (DynWindow *self)
 {
   g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
   return self->request;
+}
+
+DynReadRequest *
+dyn_window_get_read_request (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->read;
 }
 
 gboolean

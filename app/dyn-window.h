@@ -53,6 +53,9 @@ DynCollectionModel *dyn_window_get_model            (DynWindow          *self);
 DynPager           *dyn_window_get_pager            (DynWindow          *self);
 /* What the current read is: a copy of its request (NULL: none). */
 const DynRequest   *dyn_window_get_request          (DynWindow          *self);
+/* The current read: the object its plan, request, snippet and pager come
+ * from (NULL: none). */
+DynReadRequest     *dyn_window_get_read_request     (DynWindow          *self);
 /* TRUE while connecting, describing or loading a page ("busy" notifies). */
 gboolean            dyn_window_is_busy              (DynWindow          *self);
 const char         *dyn_window_get_status_text      (DynWindow          *self);

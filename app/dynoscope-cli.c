@@ -13,6 +13,7 @@
 #include "dyn-client.h"
 #include "dyn-json.h"
 #include "dyn-pager.h"
+#include "dyn-read-request.h"
 #include "dyn-snippet.h"
 #include "dyn-table.h"
 
@@ -399,6 +400,53 @@ build_request (Options             *o,
   return g_steal_pointer (&request);
 }
 
+/* A Query or Scan as the options describe it: the same object plans it,
+ * compiles it, writes its snippet and sends it. */
+static DynReadRequest *
+build_read (Options             *o,
+            const DynTableKeys  *keys,
+            gint64               page_limit,
+            GError             **error)
+{
+  const char *table = table_arg (o, error);
+  g_autoptr(GHashTable) names = NULL;
+  g_autoptr(GHashTable) values = NULL;
+  g_autoptr(DynReadRequest) read = NULL;
+  DynReadSpec spec = { 0 };
+  const GError *problem;
+
+  if (table == NULL)
+    return NULL;
+  /* The user's maps are only for parsing: the compiler names placeholders anew. */
+  if (!dyn_cli_parse_maps (o->names, o->values, &names, &values, error))
+    return NULL;
+  spec.table = table;
+  spec.index = o->index;
+  spec.mode = DYN_READ_EXPLICIT;
+  spec.key_condition = o->key_condition;
+  spec.filter = o->filter;
+  spec.projection = o->projection;
+  spec.names = names;
+  spec.values = values;
+  spec.limit = page_limit;
+  spec.descending = o->desc;
+  spec.consistent_read = o->consistent;
+  read = dyn_read_request_new (keys, &spec);
+
+  problem = dyn_read_request_get_error (read);
+  if (problem != NULL)
+    {
+      const char *field = dyn_read_request_get_error_field (read);
+
+      if (field != NULL)
+        g_set_error (error, problem->domain, problem->code, "%s: %s", field, problem->message);
+      else
+        g_set_error_literal (error, problem->domain, problem->code, problem->message);
+      return NULL;
+    }
+  return g_steal_pointer (&read);
+}
+
 /* Commands ---------------------------------------------------------------- */
 
 /* The table's keys, to check expressions against and to plan with. A caller
@@ -522,7 +570,7 @@ cmd_read (Options       *o,
           DynOperation   op,
           GError       **error)
 {
-  g_autoptr(DynRequest) request = NULL;
+  g_autoptr(DynReadRequest) read = NULL;
   g_autoptr(DynTableKeys) keys = NULL;
   g_autoptr(DynPager) pager = NULL;
   g_autoptr(GAsyncResult) result = NULL;
@@ -536,16 +584,13 @@ cmd_read (Options       *o,
     }
   if (!describe_keys (o, client, &keys, NULL, error))
     return FALSE;
-  request = build_request (o, op, keys, error);
-  if (request == NULL)
+  read = build_read (o, keys, 0, error);
+  if (read == NULL)
     return FALSE;
 
   /* --limit is the number of items wanted, not the page size: the pager
    * sends a Limit only where it cannot change the result. */
-  request->limit = 0;
-  pager = dyn_cli_new_pager (client, request, keys, error);
-  if (pager == NULL)
-    return FALSE;
+  pager = dyn_read_request_new_pager (read, client);
   dyn_pager_set_max_items (pager, o->limit);
   dyn_pager_run_async (pager, o->segments, 0, print_page_cb, o, NULL, store_result_cb, &result);
   ok = dyn_pager_run_finish (pager, wait_for (&result), error);
@@ -767,12 +812,8 @@ cmd_plan (Options    *o,
           GError    **error)
 {
   g_autoptr(DynTableKeys) keys = NULL;
-  g_autoptr(DynRequest) maps = NULL;
-  g_autoptr(DynExprNode) kc = NULL;
-  g_autoptr(DynExprNode) filter = NULL;
-  g_autoptr(DynExprPlan) plan = NULL;
-  g_autoptr(GError) local_error = NULL;
-  glong offset;
+  g_autoptr(DynReadRequest) read = NULL;
+  const DynExprPlan *plan;
 
   if (!describe_keys (o, client, &keys, NULL, error))
     return FALSE;
@@ -783,30 +824,10 @@ cmd_plan (Options    *o,
       return FALSE;
     }
 
-  maps = dyn_request_new (DYN_OP_SCAN, o->args->pdata[1]);
-  /* The maps are read through the same path as every other command. */
-  if (!dyn_cli_set_expressions (maps, NULL, NULL, NULL, NULL, NULL, NULL, o->names, o->values, error))
+  read = build_read (o, keys, 0, error);
+  if (read == NULL)
     return FALSE;
-  if (o->key_condition != NULL &&
-      (kc = dyn_expr_parse (o->key_condition, DYN_EXPR_ROLE_KEY_CONDITION,
-                            o->names ? maps->names : NULL, o->values ? maps->values : NULL,
-                            &offset, &local_error)) == NULL)
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "KeyConditionExpression: %s", local_error->message);
-      return FALSE;
-    }
-  if (o->filter != NULL &&
-      (filter = dyn_expr_parse (o->filter, DYN_EXPR_ROLE_FILTER,
-                                o->names ? maps->names : NULL, o->values ? maps->values : NULL,
-                                &offset, &local_error)) == NULL)
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "FilterExpression: %s", local_error->message);
-      return FALSE;
-    }
-
-  plan = dyn_expr_plan (keys, o->index, kc, filter, error);
-  if (plan == NULL)
-    return FALSE;
+  plan = dyn_read_request_get_plan (read);
   printf ("operation: %s\n", plan->operation == DYN_EXPR_PLAN_QUERY ? "Query" : "Scan");
   printf ("index: %s\n", plan->index_name ? plan->index_name : "(table)");
   printf ("reason: %s\n", plan->reason);
@@ -822,6 +843,13 @@ cmd_plan (Options    *o,
       g_autofree char *t = dyn_expr_node_to_string (plan->suggested_filter);
       printf ("suggested filter: %s\n", t);
     }
+  /* What is sent, as the query and scan commands send it. */
+  {
+    g_autoptr(JsonNode) body = dyn_read_request_dup_body (read);
+    g_autofree char *text = json_to_string (body, FALSE);
+
+    printf ("request: %s %s\n", dyn_operation_get_name (dyn_read_request_get_operation (read)), text);
+  }
   return TRUE;
 }
 
@@ -862,12 +890,24 @@ cmd_snippet (Options  *o,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "query needs --key-condition");
       return FALSE;
     }
-  request = build_request (o, op, NULL, error);
-  if (request == NULL)
-    return FALSE;
   if (!dyn_cli_resolve_location (o->profile, o->region, o->endpoint, &region, &endpoint, error))
     return FALSE;
-  code = dyn_snippet_generate (lang, request, endpoint, region);
+  if (op == DYN_OP_QUERY || op == DYN_OP_SCAN)
+    {
+      /* Reads: the object that plans and sends them writes them. */
+      g_autoptr(DynReadRequest) read = build_read (o, NULL, o->limit, error);
+
+      if (read == NULL)
+        return FALSE;
+      code = dyn_read_request_dup_snippet (read, lang, endpoint, region);
+    }
+  else
+    {
+      request = build_request (o, op, NULL, error);
+      if (request == NULL)
+        return FALSE;
+      code = dyn_snippet_generate (lang, request, endpoint, region);
+    }
   fputs (code, stdout);
   if (*code && code[strlen (code) - 1] != '\n')
     fputc ('\n', stdout);

@@ -443,6 +443,196 @@ test_update (Fixture       *fixture,
   g_assert_nonnull (dyn_expression_builder_get_messages (fixture->builder)[0]);
 }
 
+/* Movies keyed by year (N) and title (S), with a local index by rating and
+ * a global one by genre. */
+static DynTableKeys *
+movies_table (void)
+{
+  DynTableKeys *table = dyn_table_keys_new ("movies", "year", DYN_VALUE_N, "title", DYN_VALUE_S);
+
+  dyn_table_keys_add_index (table, "byRating", DYN_INDEX_LOCAL, "year", DYN_VALUE_N, "rating", DYN_VALUE_N,
+                            DYN_PROJECTION_ALL);
+  dyn_table_keys_add_index (table, "byGenre", DYN_INDEX_GLOBAL, "genre", DYN_VALUE_S, "year", DYN_VALUE_N,
+                            DYN_PROJECTION_ALL);
+  return table;
+}
+
+/* Whether a label showing exactly @text is visible in @widget. */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  if (!gtk_widget_get_visible (widget))
+    return FALSE;
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    if (shows_label (child, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether the button for @action_name in @widget can be clicked. */
+static gboolean
+button_enabled (GtkWidget  *widget,
+                const char *action_name)
+{
+  if (GTK_IS_ACTIONABLE (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action_name) == 0)
+    return gtk_widget_get_visible (widget) && gtk_widget_is_sensitive (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    if (button_enabled (child, action_name))
+      return TRUE;
+  return FALSE;
+}
+
+/* The plan says what the read request sends: Query or Scan, the source,
+ * the expressions shown, the snippet. */
+static void
+assert_output_is_request (Fixture *fixture)
+{
+  DynReadRequest *read = dyn_expression_builder_get_read_request (fixture->builder);
+  const DynRequest *request;
+  const DynExprPlan *plan;
+  g_autofree char *snippet = NULL;
+
+  g_assert_nonnull (read);
+  g_assert_true (dyn_read_request_is_valid (read));
+  request = dyn_read_request_get_request (read);
+  plan = dyn_read_request_get_plan (read);
+  g_assert_cmpint (plan->operation == DYN_EXPR_PLAN_QUERY ? DYN_OP_QUERY : DYN_OP_SCAN, ==, request->op);
+  g_assert_cmpstr (plan->index_name, ==, request->index);
+  g_assert_true (g_str_has_prefix (dyn_expression_builder_get_plan (fixture->builder),
+                                   request->op == DYN_OP_QUERY ? "Query on " : "Scan of "));
+  if (request->key_condition != NULL)
+    {
+      g_assert_true (shows_label (GTK_WIDGET (fixture->builder), "KeyConditionExpression"));
+      g_assert_true (shows_label (GTK_WIDGET (fixture->builder), request->key_condition));
+    }
+  if (request->filter != NULL)
+    {
+      g_assert_true (shows_label (GTK_WIDGET (fixture->builder), "FilterExpression"));
+      g_assert_true (shows_label (GTK_WIDGET (fixture->builder), request->filter));
+    }
+  snippet = dyn_snippet_generate (dyn_expression_builder_get_snippet_language (fixture->builder), request, NULL, NULL);
+  g_assert_cmpstr (dyn_expression_builder_get_snippet (fixture->builder), ==, snippet);
+}
+
+/* The suggestion is a button: it reads from the index suggested, where the
+ * planner makes the condition the key condition. */
+static void
+test_suggestion_button (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(DynTableKeys) movies = movies_table ();
+  DynReadRequest *read;
+
+  dyn_expression_builder_set_table (fixture->builder, movies);
+
+  /* The partition key's equality: a Query (issue 8: the plan said Scan). */
+  dyn_expression_builder_set_text (fixture->builder, "year = 2013");
+  assert_output_is_request (fixture);
+  read = dyn_expression_builder_get_read_request (fixture->builder);
+  g_assert_cmpint (dyn_read_request_get_operation (read), ==, DYN_OP_QUERY);
+  g_assert_true (g_str_has_prefix (dyn_expression_builder_get_plan (fixture->builder), "Query on table movies"));
+  g_assert_true (shows_label (GTK_WIDGET (fixture->builder), "#y = :y"));
+  g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (fixture->builder), "aws dynamodb query"));
+  g_assert_false (button_enabled (GTK_WIDGET (fixture->builder), "builder.apply-suggestion"));
+
+  /* Not a key of the table: a Scan, with a button for the index. */
+  dyn_expression_builder_set_text (fixture->builder, "genre = \"Drama\" AND rating > 7");
+  assert_output_is_request (fixture);
+  read = dyn_expression_builder_get_read_request (fixture->builder);
+  g_assert_cmpint (dyn_read_request_get_operation (read), ==, DYN_OP_SCAN);
+  g_assert_cmpstr (dyn_read_request_get_suggested_index (read), ==, "byGenre");
+  g_assert_true (shows_label (GTK_WIDGET (fixture->builder),
+                              "Suggestion: Query on index byGenre possible, with key condition genre = \"Drama\""));
+  g_assert_true (button_enabled (GTK_WIDGET (fixture->builder), "builder.apply-suggestion"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->builder), "builder.apply-suggestion", NULL));
+  g_assert_cmpstr (dyn_expression_builder_get_index (fixture->builder), ==, "byGenre");
+  assert_output_is_request (fixture);
+  read = dyn_expression_builder_get_read_request (fixture->builder);
+  g_assert_cmpint (dyn_read_request_get_operation (read), ==, DYN_OP_QUERY);
+  g_assert_cmpstr (dyn_read_request_get_request (read)->index, ==, "byGenre");
+  g_assert_cmpstr (dyn_read_request_get_request (read)->key_condition, ==, "#g = :g");
+  g_assert_cmpstr (dyn_read_request_get_request (read)->filter, ==, "#r > :r");
+  g_assert_true (g_str_has_prefix (dyn_expression_builder_get_plan (fixture->builder), "Query on index byGenre"));
+  {
+    g_autofree char *text = dyn_expression_builder_dup_text (fixture->builder);
+
+    g_assert_cmpstr (text, ==, "genre = \"Drama\" AND rating > 7");
+  }
+
+  /* The local index's sort key narrows a Query of the table. */
+  dyn_expression_builder_set_index (fixture->builder, NULL);
+  dyn_expression_builder_set_text (fixture->builder, "year = 2013 AND rating > 8");
+  assert_output_is_request (fixture);
+  read = dyn_expression_builder_get_read_request (fixture->builder);
+  g_assert_cmpint (dyn_read_request_get_operation (read), ==, DYN_OP_QUERY);
+  g_assert_cmpstr (dyn_read_request_get_suggested_index (read), ==, "byRating");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->builder), "builder.apply-suggestion", NULL));
+  read = dyn_expression_builder_get_read_request (fixture->builder);
+  g_assert_cmpstr (dyn_read_request_get_request (read)->index, ==, "byRating");
+  g_assert_cmpstr (dyn_read_request_get_request (read)->key_condition, ==, "#y = :y AND #r > :r");
+  g_assert_null (dyn_read_request_get_request (read)->filter);
+  assert_output_is_request (fixture);
+}
+
+/* A key condition on the local index's sort key, read from the table: the
+ * check names the index, and the button moves the read there. */
+static void
+test_key_condition_suggestion (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  g_autoptr(DynTableKeys) movies = movies_table ();
+  const char * const *messages;
+
+  dyn_expression_builder_set_table (fixture->builder, movies);
+  dyn_expression_builder_set_text (fixture->builder, "year = 2013 AND rating > 8");
+  g_assert_false (dyn_expression_builder_get_valid (fixture->builder));
+  messages = dyn_expression_builder_get_messages (fixture->builder);
+  g_assert_cmpstr (messages[0], ==, "rating is not a key attribute; move it to the filter, or query the local "
+                                    "secondary index byRating, whose sort key it is at character 17");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->builder), "builder.apply-suggestion", NULL));
+  g_assert_cmpstr (dyn_expression_builder_get_index (fixture->builder), ==, "byRating");
+  g_assert_true (dyn_expression_builder_get_valid (fixture->builder));
+  g_assert_true (g_str_has_prefix (dyn_expression_builder_get_plan (fixture->builder), "Query on index byRating"));
+  assert_output_is_request (fixture);
+}
+
+/* The text says what is sent: a string for a number key stays a string
+ * (the rows do not turn it into a number), and the check says so. */
+static void
+test_key_types (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(DynTableKeys) movies = movies_table ();
+  DynExprConditionRow *row;
+  g_autofree char *text = NULL;
+
+  dyn_expression_builder_set_table (fixture->builder, movies);
+  dyn_expression_builder_set_text (fixture->builder, "year = \"2013\"");
+  row = get_item (fixture, 0);
+  g_assert_cmpint (dyn_value_editor_get_value_type (dyn_expr_condition_row_get_value_editor (row, 0)), ==, DYN_VALUE_S);
+  text = dyn_expression_builder_dup_text (fixture->builder);
+  g_assert_cmpstr (text, ==, "year = \"2013\"");
+  g_assert_false (dyn_expression_builder_get_valid (fixture->builder));
+  g_assert_cmpstr (dyn_expression_builder_get_messages (fixture->builder)[0], ==,
+                   "the key year is a number, but the value is of type S at character 8");
+  g_assert_false (shows_label (GTK_WIDGET (fixture->builder), "No problems found"));
+
+  /* A row the user builds gets the key's type. */
+  dyn_expression_builder_set_text (fixture->builder, "");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->builder), "builder.add-row", NULL));
+  row = get_item (fixture, 0);
+  dyn_expr_condition_row_set_path (row, "year");
+  dyn_value_editor_set_text (dyn_expr_condition_row_get_value_editor (row, 0), "2013");
+  g_clear_pointer (&text, g_free);
+  text = dyn_expression_builder_dup_text (fixture->builder);
+  g_assert_cmpstr (text, ==, "year = 2013");
+  g_assert_true (dyn_expression_builder_get_valid (fixture->builder));
+}
+
 static void
 test_parse_error (Fixture       *fixture,
                   gconstpointer  data)
@@ -453,16 +643,36 @@ test_parse_error (Fixture       *fixture,
   g_assert_cmpuint (n_items (fixture), ==, 2);
   expected = g_strdup (dyn_expression_builder_get_expression (fixture->builder));
 
+  g_assert_true (shows_label (GTK_WIDGET (fixture->builder), expected));
+  g_assert_false (dyn_expression_builder_get_stale (fixture->builder));
+
   dyn_expression_builder_set_text (fixture->builder, "EntityRef = \"WS#acme\" AND (");
   g_assert_nonnull (dyn_expression_builder_get_parse_error (fixture->builder));
   g_assert_nonnull (strstr (dyn_expression_builder_get_parse_error (fixture->builder), "character"));
-  /* The rows and the result stay as they were. */
+  /* The rows stay as they were; the result of the last text that parsed is
+   * not shown under the new one (issue 8: it was). */
   g_assert_cmpuint (n_items (fixture), ==, 2);
-  g_assert_cmpstr (dyn_expression_builder_get_expression (fixture->builder), ==, expected);
+  g_assert_true (dyn_expression_builder_get_stale (fixture->builder));
+  g_assert_false (dyn_expression_builder_get_valid (fixture->builder));
+  g_assert_null (dyn_expression_builder_get_expression (fixture->builder));
+  g_assert_null (dyn_expression_builder_get_read_request (fixture->builder));
+  g_assert_false (shows_label (GTK_WIDGET (fixture->builder), expected));
+  g_assert_true (shows_label (GTK_WIDGET (fixture->builder),
+                              "Out of date: the expression text does not parse, so nothing is compiled from it."));
+  g_assert_null (dyn_expression_builder_get_snippet (fixture->builder));
+  g_assert_false (button_enabled (GTK_WIDGET (fixture->builder), "builder.copy-snippet"));
+  /* Choosing another index does not replace the text with the rows. */
+  dyn_expression_builder_set_index (fixture->builder, "GSI1");
+  g_assert_nonnull (dyn_expression_builder_get_parse_error (fixture->builder));
+  g_assert_true (dyn_expression_builder_get_stale (fixture->builder));
+  dyn_expression_builder_set_index (fixture->builder, NULL);
 
   dyn_expression_builder_set_text (fixture->builder, "EntityRef = \"WS#other\"");
   g_assert_null (dyn_expression_builder_get_parse_error (fixture->builder));
   g_assert_cmpuint (n_items (fixture), ==, 1);
+  g_assert_false (dyn_expression_builder_get_stale (fixture->builder));
+  g_assert_true (dyn_expression_builder_get_valid (fixture->builder));
+  g_assert_true (shows_label (GTK_WIDGET (fixture->builder), "#er = :er"));
 }
 
 static void
@@ -532,6 +742,9 @@ main (int    argc,
   ADD ("update", UPDATE, test_update);
   ADD ("parse-error", KEY_CONDITION, test_parse_error);
   ADD ("snippet", KEY_CONDITION, test_snippet);
+  ADD ("suggestion-button", FILTER, test_suggestion_button);
+  ADD ("key-condition-suggestion", KEY_CONDITION, test_key_condition_suggestion);
+  ADD ("key-types", FILTER, test_key_types);
 #undef ADD
 
   return g_test_run ();

@@ -503,6 +503,87 @@ test_inline_expressions (void)
   g_assert_nonnull (strstr (lines[39], "PROJ#0001"));
 }
 
+/* Movies keyed by year (N) and title (S), a local index by rating and a
+ * global one by genre; a few films of 2012 and 2013. */
+static char *
+make_movies_table (void)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  g_autoptr(DynClient) client = dyn_test_client_new (server);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *params = NULL;
+  g_auto(Run) load = { 0 };
+  char *table = dyn_test_table_name ("cli-movies");
+  const char *films =
+    "{\"year\":{\"N\":\"2013\"},\"title\":{\"S\":\"Her\"},\"rating\":{\"N\":\"8.0\"},\"genre\":{\"S\":\"Drama\"}}\n"
+    "{\"year\":{\"N\":\"2013\"},\"title\":{\"S\":\"Gravity\"},\"rating\":{\"N\":\"7.7\"},\"genre\":{\"S\":\"SciFi\"}}\n"
+    "{\"year\":{\"N\":\"2013\"},\"title\":{\"S\":\"Prisoners\"},\"rating\":{\"N\":\"8.1\"},\"genre\":{\"S\":\"Drama\"}}\n"
+    "{\"year\":{\"N\":\"2013\"},\"title\":{\"S\":\"Rush\"},\"rating\":{\"N\":\"8.1\"},\"genre\":{\"S\":\"Sport\"}}\n"
+    "{\"year\":{\"N\":\"2012\"},\"title\":{\"S\":\"Argo\"},\"rating\":{\"N\":\"7.7\"},\"genre\":{\"S\":\"Drama\"}}\n";
+
+  params = g_strdup_printf (
+    "{\"TableName\":\"%s\",\"BillingMode\":\"PAY_PER_REQUEST\","
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"year\",\"AttributeType\":\"N\"},"
+    "{\"AttributeName\":\"title\",\"AttributeType\":\"S\"},{\"AttributeName\":\"rating\",\"AttributeType\":\"N\"},"
+    "{\"AttributeName\":\"genre\",\"AttributeType\":\"S\"}],"
+    "\"KeySchema\":[{\"AttributeName\":\"year\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"title\",\"KeyType\":\"RANGE\"}],"
+    "\"LocalSecondaryIndexes\":[{\"IndexName\":\"byRating\",\"KeySchema\":[{\"AttributeName\":\"year\",\"KeyType\":\"HASH\"},"
+    "{\"AttributeName\":\"rating\",\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}],"
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"byGenre\",\"KeySchema\":[{\"AttributeName\":\"genre\",\"KeyType\":\"HASH\"},"
+    "{\"AttributeName\":\"year\",\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}]}", table);
+  g_assert_true (dyn_test_create_table_json (client, table, params, &error));
+  g_assert_no_error (error);
+  CLI (&load, films, "batch-write", table);
+  g_assert_cmpint (load.status, ==, 0);
+  return table;
+}
+
+/* The planner and the key-condition check know the local secondary index;
+ * plan says what query sends. */
+static void
+test_plan_local_index (void)
+{
+  g_auto(Run) bad = { 0 }, lsi = { 0 }, plan = { 0 }, typed = { 0 }, query = { 0 };
+  g_autofree char *table = NULL;
+
+  if (!have_server ())
+    return;
+  table = make_movies_table ();
+
+  CLI (&bad, NULL, "query", table, "--key-condition", "year = 2013 AND rating > 8");
+  g_assert_cmpint (bad.status, !=, 0);
+  g_assert_nonnull (strstr (bad.err, "KeyConditionExpression: rating is not a key attribute; move it to the "
+                                     "filter, or query the local secondary index byRating, whose sort key it is "
+                                     "at character 17"));
+
+  CLI (&lsi, NULL, "query", table, "--index", "byRating", "--key-condition", "year = 2013 AND rating > 8");
+  g_assert_cmpint (lsi.status, ==, 0);
+  g_assert_cmpuint (count_lines (lsi.out), ==, 2);
+  g_assert_nonnull (strstr (lsi.out, "Prisoners"));
+  g_assert_nonnull (strstr (lsi.out, "Rush"));
+
+  CLI (&plan, NULL, "plan", table, "--key-condition", "year = 2013", "--filter", "rating > 8");
+  g_assert_cmpint (plan.status, ==, 0);
+  g_assert_nonnull (strstr (plan.out, "operation: Query\n"));
+  g_assert_nonnull (strstr (plan.out, "suggestion: Query on index byRating possible: its sort key rating "
+                                      "narrows the read\n"));
+  g_assert_nonnull (strstr (plan.out, "suggested key condition: year = 2013 AND rating > 8\n"));
+  g_assert_nonnull (strstr (plan.out, "request: Query {"));
+  g_assert_nonnull (strstr (plan.out, "\"KeyConditionExpression\":\"#y = :y\""));
+  g_assert_nonnull (strstr (plan.out, "\"FilterExpression\":\"#r > :r\""));
+
+  /* What query sends is what plan said. */
+  CLI (&query, NULL, "query", table, "--key-condition", "year = 2013", "--filter", "rating > 8");
+  g_assert_cmpint (query.status, ==, 0);
+  g_assert_cmpuint (count_lines (query.out), ==, 2);
+
+  /* A string for the number key: refused with the position. */
+  CLI (&typed, NULL, "query", table, "--key-condition", "year = \"2013\"");
+  g_assert_cmpint (typed.status, !=, 0);
+  g_assert_nonnull (strstr (typed.err, "KeyConditionExpression: the key year is a number, but the value is of "
+                                       "type S at character 8"));
+}
+
 static void
 test_apply_version (void)
 {
@@ -717,6 +798,7 @@ main (int    argc,
   g_test_add_func ("/dyn/cli/apply-version", test_apply_version);
   g_test_add_func ("/dyn/cli/limit-with-filter", test_limit_with_filter);
   g_test_add_func ("/dyn/cli/apply-stats", test_apply_stats);
+  g_test_add_func ("/dyn/cli/plan-local-index", test_plan_local_index);
 
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 
 #include "dyn-error.h"
 #include "dyn-expr.h"
+#include "dyn-read-request.h"
 #include "dyn-reserved.h"
 #include "dyn-test-util.h"
 
@@ -1325,6 +1326,285 @@ test_planner (void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Planning a condition; the local secondary index; DynReadRequest */
+
+/* Movies keyed by year (N) and title (S), with a local index by rating and a
+ * global one by genre. */
+static DynTableKeys *
+movies_keys (void)
+{
+  DynTableKeys *t = dyn_table_keys_new ("movies", "year", DYN_VALUE_N, "title", DYN_VALUE_S);
+
+  dyn_table_keys_add_index (t, "byRating", DYN_INDEX_LOCAL, "year", DYN_VALUE_N, "rating", DYN_VALUE_N,
+                            DYN_PROJECTION_ALL);
+  dyn_table_keys_add_index (t, "byGenre", DYN_INDEX_GLOBAL, "genre", DYN_VALUE_S, "year", DYN_VALUE_N,
+                            DYN_PROJECTION_ALL);
+  return t;
+}
+
+static char *
+node_text (DynExprNode *node)
+{
+  return node ? dyn_expr_node_to_string (node) : NULL;
+}
+
+static void
+test_plan_condition (void)
+{
+  g_autoptr(DynTableKeys) movies = movies_keys ();
+  g_autoptr(GError) error = NULL;
+
+  /* The partition key's equality runs as a Query; nothing is left to filter. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("year = 2013", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (movies, NULL, c, &error);
+    g_autofree char *kc = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_QUERY);
+    g_assert_null (plan->index_name);
+    kc = node_text (plan->key_condition);
+    g_assert_cmpstr (kc, ==, "year = 2013");
+    g_assert_null (plan->filter);
+    g_assert_cmpstr (plan->reason, ==, "Query on table movies: partition key year = 2013");
+    g_assert_null (plan->suggestion);
+  }
+
+  /* The sort key of the local index narrows it: a Query on the table with a
+   * filter, and the index suggested. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("year = 2013 AND rating > 8", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (movies, NULL, c, &error);
+    g_autoptr(DynExprPlan) on_lsi = NULL;
+    g_autofree char *kc = NULL;
+    g_autofree char *filter = NULL;
+    g_autofree char *suggested = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_QUERY);
+    kc = node_text (plan->key_condition);
+    filter = node_text (plan->filter);
+    g_assert_cmpstr (kc, ==, "year = 2013");
+    g_assert_cmpstr (filter, ==, "rating > 8");
+    g_assert_cmpstr (plan->suggested_index, ==, "byRating");
+    g_assert_cmpstr (plan->suggestion, ==, "Query on index byRating possible: its sort key rating narrows the read");
+    suggested = node_text (plan->suggested_key_condition);
+    g_assert_cmpstr (suggested, ==, "year = 2013 AND rating > 8");
+    g_assert_null (plan->suggested_filter);
+
+    /* Applied: all of it is the key condition. */
+    on_lsi = dyn_expr_plan_condition (movies, "byRating", c, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (on_lsi->operation, ==, DYN_EXPR_PLAN_QUERY);
+    g_assert_cmpstr (on_lsi->index_name, ==, "byRating");
+    g_clear_pointer (&kc, g_free);
+    kc = node_text (on_lsi->key_condition);
+    g_assert_cmpstr (kc, ==, "year = 2013 AND rating > 8");
+    g_assert_null (on_lsi->filter);
+    g_assert_null (on_lsi->suggestion);
+  }
+
+  /* A string for the number key: the key condition's check, with its position. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("year = \"2013\"", DYN_EXPR_ROLE_FILTER);
+
+    g_assert_null (dyn_expr_plan_condition (movies, NULL, c, &error));
+    g_assert_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION);
+    g_assert_cmpstr (error->message, ==, "the key year is a number, but the value is of type S at character 8");
+    g_clear_error (&error);
+  }
+
+  /* Not a key of the table: a Scan, and the index that can Query it. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("genre = \"Drama\" AND rating >= 7", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (movies, NULL, c, &error);
+    g_autofree char *filter = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_SCAN);
+    filter = node_text (plan->filter);
+    g_assert_cmpstr (filter, ==, "genre = \"Drama\" AND rating >= 7");
+    g_assert_null (plan->key_condition);
+    g_assert_cmpstr (plan->reason, ==, "Scan: no equality on the partition key year");
+    g_assert_cmpstr (plan->suggested_index, ==, "byGenre");
+    g_assert_cmpstr (plan->suggestion, ==, "Query on index byGenre possible");
+  }
+
+  /* Two conditions on the sort key do not fit a key condition, and a Query's
+   * filter may not name it. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("year = 2013 AND title > \"A\" AND title < \"M\"", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (movies, NULL, c, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_SCAN);
+    g_assert_cmpstr (plan->reason, ==, "Scan: the conditions on the keys of table movies do not fit one key condition");
+  }
+
+  /* No condition: a Scan. */
+  {
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (movies, "byGenre", NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_SCAN);
+    g_assert_cmpstr (plan->index_name, ==, "byGenre");
+    g_assert_cmpstr (plan->reason, ==, "Scan: no condition on the partition key genre");
+  }
+}
+
+static void
+test_plan_local_index (void)
+{
+  g_autoptr(DynTableKeys) movies = movies_keys ();
+  g_autoptr(GError) error = NULL;
+
+  /* The key condition names the local index's sort key: the message says
+   * which index it is the sort key of. */
+  {
+    g_autoptr(DynExprNode) kc = parse_ok ("year = 2013 AND rating > 8", DYN_EXPR_ROLE_KEY_CONDITION);
+
+    g_assert_null (dyn_expr_plan (movies, NULL, kc, NULL, &error));
+    g_assert_cmpstr (error->message, ==,
+                     "rating is not a key attribute; move it to the filter, or query the local secondary "
+                     "index byRating, whose sort key it is at character 17");
+    g_clear_error (&error);
+    g_assert_false (dyn_expr_validate_key_condition (movies, NULL, kc, &error));
+    g_assert_nonnull (strstr (error->message, "local secondary index byRating"));
+    g_clear_error (&error);
+    g_assert_true (dyn_expr_validate_key_condition (movies, "byRating", kc, &error));
+    g_assert_no_error (error);
+  }
+
+  /* On the local index, the table's sort key is named likewise. */
+  {
+    g_autoptr(DynExprNode) kc = parse_ok ("year = 2013 AND title = \"Her\"", DYN_EXPR_ROLE_KEY_CONDITION);
+
+    g_assert_false (dyn_expr_validate_key_condition (movies, "byRating", kc, &error));
+    g_assert_nonnull (strstr (error->message, "query the table, whose sort key it is"));
+    g_clear_error (&error);
+  }
+
+  /* A Query whose filter holds the local index's sort key: the index is proposed. */
+  {
+    g_autoptr(DynExprNode) kc = parse_ok ("year = 2013", DYN_EXPR_ROLE_KEY_CONDITION);
+    g_autoptr(DynExprNode) f = parse_ok ("rating BETWEEN 7 AND 9 AND genre = \"Drama\"", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan (movies, NULL, kc, f, &error);
+    g_autofree char *suggested = NULL;
+    g_autofree char *rest = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_QUERY);
+    g_assert_cmpstr (plan->suggested_index, ==, "byRating");
+    suggested = node_text (plan->suggested_key_condition);
+    rest = node_text (plan->suggested_filter);
+    g_assert_cmpstr (suggested, ==, "year = 2013 AND rating BETWEEN 7 AND 9");
+    g_assert_cmpstr (rest, ==, "genre = \"Drama\"");
+  }
+
+  /* A Scan's filter with the partition key and the local index's sort key:
+   * the narrower Query is the one suggested. */
+  {
+    g_autoptr(DynExprNode) f = parse_ok ("rating > 8 AND year = 2013", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan (movies, NULL, NULL, f, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_SCAN);
+    g_assert_cmpstr (plan->suggested_index, ==, "byRating");
+  }
+}
+
+/* The read request: the plan, the compiled expressions, the body and the
+ * snippet are one thing. */
+static void
+test_read_request (void)
+{
+  g_autoptr(DynTableKeys) movies = movies_keys ();
+
+  /* A condition: Query with a filter. */
+  {
+    DynReadSpec spec = { 0 };
+    g_autoptr(DynReadRequest) read = NULL;
+    g_autoptr(JsonNode) body = NULL;
+    g_autofree char *body_text = NULL;
+    g_autofree char *cli = NULL;
+    JsonObject *obj;
+
+    spec.mode = DYN_READ_CONDITION;
+    spec.filter = "year = 2013 AND genre = \"Drama\"";
+    spec.limit = 25;
+    read = dyn_read_request_new (movies, &spec);
+    g_assert_true (dyn_read_request_is_valid (read));
+    g_assert_cmpstr (dyn_read_request_get_table (read), ==, "movies");
+    g_assert_null (dyn_read_request_get_index (read));
+    g_assert_cmpint (dyn_read_request_get_operation (read), ==, DYN_OP_QUERY);
+    g_assert_cmpint (dyn_read_request_get_plan (read)->operation, ==, DYN_EXPR_PLAN_QUERY);
+    g_assert_cmpstr (dyn_read_request_get_expression (read, DYN_EXPR_ROLE_KEY_CONDITION), ==, "#y = :y");
+    g_assert_cmpstr (dyn_read_request_get_expression (read, DYN_EXPR_ROLE_FILTER), ==, "#g = :g");
+    body = dyn_read_request_dup_body (read);
+    obj = json_node_get_object (body);
+    g_assert_cmpstr (json_object_get_string_member (obj, "TableName"), ==, "movies");
+    g_assert_cmpstr (json_object_get_string_member (obj, "KeyConditionExpression"), ==, "#y = :y");
+    g_assert_cmpstr (json_object_get_string_member (obj, "FilterExpression"), ==, "#g = :g");
+    g_assert_cmpint (json_object_get_int_member (obj, "Limit"), ==, 25);
+    body_text = json_to_string (json_object_get_member (obj, "ExpressionAttributeValues"), FALSE);
+    g_assert_cmpstr (body_text, ==, "{\":g\":{\"S\":\"Drama\"},\":y\":{\"N\":\"2013\"}}");
+    cli = dyn_read_request_dup_snippet (read, DYN_SNIPPET_CLI, NULL, NULL);
+    g_assert_nonnull (strstr (cli, "aws dynamodb query"));
+    g_assert_nonnull (strstr (cli, "#y = :y"));
+    g_assert_nonnull (strstr (cli, "#g = :g"));
+    g_assert_nonnull (strstr (cli, "--page-size 25"));
+  }
+
+  /* As written: a key condition that is not valid here, and the index where it is. */
+  {
+    DynReadSpec spec = { 0 };
+    g_autoptr(DynReadRequest) read = NULL;
+
+    spec.mode = DYN_READ_EXPLICIT;
+    spec.key_condition = "year = :y AND rating > :r";
+    spec.values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) dyn_value_unref);
+    g_hash_table_insert (spec.values, g_strdup (":y"), dyn_value_new_number ("2013", NULL));
+    g_hash_table_insert (spec.values, g_strdup (":r"), dyn_value_new_number ("8", NULL));
+    read = dyn_read_request_new (movies, &spec);
+    g_assert_false (dyn_read_request_is_valid (read));
+    g_assert_cmpstr (dyn_read_request_get_error_field (read), ==, "KeyConditionExpression");
+    g_assert_nonnull (strstr (dyn_read_request_get_error (read)->message, "local secondary index byRating"));
+    g_assert_null (dyn_read_request_get_request (read));
+    g_assert_cmpstr (dyn_read_request_get_suggested_index (read), ==, "byRating");
+    g_assert_cmpstr (dyn_read_request_get_suggestion (read), ==, "Query on index byRating possible");
+    g_clear_object (&read);
+
+    spec.index = "byRating";
+    read = dyn_read_request_new (movies, &spec);
+    g_assert_true (dyn_read_request_is_valid (read));
+    g_assert_cmpstr (dyn_read_request_get_request (read)->index, ==, "byRating");
+    g_assert_cmpstr (dyn_read_request_get_expression (read, DYN_EXPR_ROLE_KEY_CONDITION), ==, "#y = :y AND #r > :r");
+    g_hash_table_unref (spec.values);
+    g_assert_finalize_object (g_steal_pointer (&read));
+  }
+
+  /* Without the keys: as written; a text that does not parse names its field. */
+  {
+    DynReadSpec spec = { 0 };
+    g_autoptr(DynReadRequest) read = NULL;
+
+    spec.table = "unknown";
+    spec.key_condition = "id = \"a\"";
+    spec.filter = "n > (";
+    read = dyn_read_request_new (NULL, &spec);
+    g_assert_false (dyn_read_request_is_valid (read));
+    g_assert_cmpstr (dyn_read_request_get_error_field (read), ==, "FilterExpression");
+    g_clear_object (&read);
+    spec.filter = "n > 1";
+    read = dyn_read_request_new (NULL, &spec);
+    g_assert_true (dyn_read_request_is_valid (read));
+    g_assert_null (dyn_read_request_get_plan (read));
+    g_assert_cmpint (dyn_read_request_get_operation (read), ==, DYN_OP_QUERY);
+    g_assert_cmpstr (dyn_read_request_get_request (read)->key_condition, ==, "#i = :i");
+  }
+}
+
+/* ------------------------------------------------------------------------ */
 /* Sharded keys */
 
 static void
@@ -1405,6 +1685,9 @@ main (int    argc,
   g_test_add_func ("/dyn/expr/round-trip", test_round_trip);
   g_test_add_func ("/dyn/expr/builder", test_builder);
   g_test_add_func ("/dyn/expr/planner", test_planner);
+  g_test_add_func ("/dyn/expr/plan-condition", test_plan_condition);
+  g_test_add_func ("/dyn/expr/plan-local-index", test_plan_local_index);
+  g_test_add_func ("/dyn/expr/read-request", test_read_request);
   g_test_add_func ("/dyn/expr/shards", test_shards);
 
   return g_test_run ();

@@ -17,6 +17,7 @@ struct _DynExprConditionRow
   DynExprRowOp    op;
   guint           projection : 1;
   guint           setting : 1;
+  guint           types_given : 1;   /* the values' types came with an expression */
 
   GtkEntry       *path_entry;
   GtkDropDown    *op_dropdown;
@@ -160,6 +161,21 @@ value_changed_cb (DynExprConditionRow *self)
   _dyn_expression_builder_changed (GTK_WIDGET (self));
 }
 
+static gboolean
+value_activate_cb (GtkWidget *widget,
+                   GVariant  *args,
+                   gpointer   user_data)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+
+  /* Enter in a value's entry runs the query (when the builder has one to
+   * run); on the type drop-down it opens the list as usual. */
+  if (focus == NULL || !GTK_IS_TEXT (focus))
+    return FALSE;
+  return _dyn_expression_builder_run (widget);
+}
+
 static void
 remove_clicked_cb (DynExprConditionRow *self)
 {
@@ -278,6 +294,19 @@ dyn_expr_condition_row_init (DynExprConditionRow *self)
   self->offered = g_array_new (FALSE, FALSE, sizeof (DynExprRowOp));
   self->op = DYN_EXPR_ROW_EQ;
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Before the value's entry sees Enter (it would add a row). */
+  for (guint i = 0; i < 2; i++)
+    {
+      GtkEventController *controller = gtk_shortcut_controller_new ();
+
+      gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+      for (guint k = 0; k < 2; k++)
+        gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+                                              gtk_shortcut_new (gtk_keyval_trigger_new (k == 0 ? GDK_KEY_Return
+                                                                                               : GDK_KEY_KP_Enter, 0),
+                                                                gtk_callback_action_new (value_activate_cb, NULL, NULL)));
+      gtk_widget_add_controller (GTK_WIDGET (i == 0 ? self->value1 : self->value2), controller);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (row_ops); i++)
     g_array_append_val (self->offered, row_ops[i].op);
   rebuild_dropdown (self);
@@ -414,7 +443,9 @@ dyn_expr_condition_row_suggest_type (DynExprConditionRow *self,
 {
   g_return_if_fail (DYN_IS_EXPR_CONDITION_ROW (self));
 
-  if (self->op == DYN_EXPR_ROW_TYPE || is_size_op (self->op))
+  /* A loaded expression says what its values are: "2013" stays a string
+   * even where the key is a number (the checks then say so). */
+  if (self->op == DYN_EXPR_ROW_TYPE || is_size_op (self->op) || self->types_given)
     return;
   for (guint i = 0; i < 2; i++)
     {
@@ -505,6 +536,7 @@ dyn_expr_condition_row_load (DynExprConditionRow *self,
 
   if (!dyn_expr_node_get_row (node, &path, &op, &values))
     return FALSE;
+  self->types_given = TRUE;
   text = dyn_expr_path_to_string (path);
   dyn_expr_condition_row_set_path (self, text);
   dyn_expr_condition_row_set_operator (self, op);

@@ -10,6 +10,10 @@ G_BEGIN_DECLS
 /* Called by rows and groups when something the user edits changed; finds
  * the builder above @descendant (none: nothing happens). */
 void          _dyn_expression_builder_changed      (GtkWidget *descendant);
+/* Runs what the builder above @descendant (or @descendant itself) says: its
+ * action (GtkActionable's action-name), after parsing text typed a moment
+ * ago. FALSE when the builder has no action. */
+gboolean      _dyn_expression_builder_run          (GtkWidget *descendant);
 /* Asks the builder above @row to remove it (keeping the focus nearby). */
 void          _dyn_expression_builder_remove_row   (GtkWidget *row);
 /* The display label of a row operator ("=", "begins with", …), translated. */

@@ -29,7 +29,12 @@ struct _DynExpressionBuilder
   GHashTable         *known;            /* attribute names seen */
   DynExprNode        *node;             /* what the rows (or the raw text) say */
   DynExprNode        *raw_node;         /* text rows cannot show */
+  DynExprNode        *parsed_node;      /* the text as last parsed (offsets into it) */
   DynExprContext     *context;          /* the valid compilation, or NULL */
+  DynReadRequest     *read;             /* reads: the one object behind plan, output and Run */
+  gint64              page_size;
+  char               *action_name;      /* what Ctrl+Enter runs (GtkActionable) */
+  GVariant           *action_target;
   GPtrArray          *messages;         /* NULL-terminated */
   char               *parse_error;
   char               *plan;
@@ -40,6 +45,8 @@ struct _DynExpressionBuilder
   guint               text_is_source : 1;
   guint               setting_text : 1;
   guint               updating_index : 1;
+  guint               rows_edited : 1;
+  guint               stale : 1;
 
   DynExprGroupRow    *root;
 
@@ -50,13 +57,17 @@ struct _DynExpressionBuilder
   GtkLabel           *parse_error_label;
   GtkLabel           *raw_label;
   AdwBin             *rows_bin;
+  GtkLabel           *stale_label;
   GtkLabel           *field_label;
   GtkLabel           *expression_label;
+  GtkLabel           *filter_field_label;
+  GtkLabel           *filter_expression_label;
   GtkLabel           *names_label;
   GtkLabel           *values_label;
   GtkBox             *plan_box;
   GtkLabel           *plan_label;
   GtkLabel           *plan_reason_label;
+  GtkBox             *plan_suggestion_box;
   GtkLabel           *plan_suggestion_label;
   GtkLabel           *problems_label;
   GtkDropDown        *language_dropdown;
@@ -72,10 +83,18 @@ enum {
   PROP_VALID,
   PROP_PARSE_ERROR,
   PROP_SNIPPET,
-  N_PROPS
+  PROP_STALE,
+  PROP_READ_REQUEST,
+  PROP_PAGE_SIZE,
+  N_PROPS,
+  PROP_ACTION_NAME,
+  PROP_ACTION_TARGET,
 };
 
-G_DEFINE_FINAL_TYPE (DynExpressionBuilder, dyn_expression_builder, ADW_TYPE_BIN)
+static void dyn_expression_builder_actionable_init (GtkActionableInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (DynExpressionBuilder, dyn_expression_builder, ADW_TYPE_BIN,
+                               G_IMPLEMENT_INTERFACE (GTK_TYPE_ACTIONABLE, dyn_expression_builder_actionable_init))
 
 static GParamSpec *properties[N_PROPS];
 
@@ -93,6 +112,7 @@ static const DynExprRowOp condition_ops[] = {
 };
 
 static void refresh (DynExpressionBuilder *self);
+static void parse_text (DynExpressionBuilder *self);
 
 /* g_set_str() is GLib 2.76. */
 static gboolean
@@ -124,29 +144,6 @@ _dyn_widgets_ensure_resources (void)
 
 /* ------------------------------------------------------------------------ */
 /* Helpers */
-
-static DynTableKeys *
-table_keys_copy (const DynTableKeys *src)
-{
-  DynTableKeys *copy;
-
-  copy = dyn_table_keys_new (src->table.name,
-                             src->table.keys.partition_key, src->table.keys.partition_type,
-                             src->table.keys.sort_key, src->table.keys.sort_type);
-  for (guint i = 0; src->indexes != NULL && i < src->indexes->len; i++)
-    {
-      const DynIndexInfo *info = src->indexes->pdata[i];
-      DynIndexInfo *added;
-
-      added = dyn_table_keys_add_index (copy, info->name, info->kind,
-                                        info->keys.partition_key, info->keys.partition_type,
-                                        info->keys.sort_key, info->keys.sort_type,
-                                        info->projection);
-      added->non_key_attributes = g_strdupv (info->non_key_attributes);
-    }
-  copy->table.projection = src->table.projection;
-  return copy;
-}
 
 static const DynKeySchema *
 index_keys (DynExpressionBuilder *self)
@@ -313,6 +310,8 @@ sample_key (DynExpressionBuilder *self)
   return key;
 }
 
+/* The item request a snippet of a condition, update or projection shows
+ * (reads have their DynReadRequest). */
 static DynRequest *
 build_request (DynExpressionBuilder *self)
 {
@@ -322,16 +321,6 @@ build_request (DynExpressionBuilder *self)
 
   switch (self->kind)
     {
-    case DYN_EXPR_ROLE_KEY_CONDITION:
-      request = dyn_request_new (DYN_OP_QUERY, table);
-      request->index = g_strdup (self->index);
-      request->key_condition = g_strdup (expression);
-      break;
-    case DYN_EXPR_ROLE_FILTER:
-      request = dyn_request_new (DYN_OP_SCAN, table);
-      request->index = g_strdup (self->index);
-      request->filter = g_strdup (expression);
-      break;
     case DYN_EXPR_ROLE_CONDITION:
       request = dyn_request_new (DYN_OP_DELETE_ITEM, table);
       request->key = sample_key (self);
@@ -479,7 +468,34 @@ _dyn_expression_builder_changed (GtkWidget *descendant)
   GtkWidget *builder = gtk_widget_get_ancestor (descendant, DYN_TYPE_EXPRESSION_BUILDER);
 
   if (builder != NULL)
-    refresh (DYN_EXPRESSION_BUILDER (builder));
+    {
+      DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (builder);
+
+      if (self->freeze == 0 && !self->refreshing)
+        {
+          self->rows_edited = TRUE;
+          refresh (self);
+          self->rows_edited = FALSE;
+        }
+    }
+}
+
+gboolean
+_dyn_expression_builder_run (GtkWidget *descendant)
+{
+  GtkWidget *builder = DYN_IS_EXPRESSION_BUILDER (descendant)
+                         ? descendant : gtk_widget_get_ancestor (descendant, DYN_TYPE_EXPRESSION_BUILDER);
+  DynExpressionBuilder *self;
+
+  if (builder == NULL)
+    return FALSE;
+  self = DYN_EXPRESSION_BUILDER (builder);
+  if (self->action_name == NULL)
+    return FALSE;
+  /* What was typed a moment ago is what runs. */
+  if (self->parse_source != 0)
+    parse_text (self);
+  return gtk_widget_activate_action_variant (builder, self->action_name, self->action_target);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -502,9 +518,19 @@ set_text_quietly (DynExpressionBuilder *self,
   self->setting_text = FALSE;
 }
 
+/* The compilation the output shows: the read's for reads, else the builder's own. */
+static DynExprContext *
+output_context (DynExpressionBuilder *self)
+{
+  if (self->read != NULL)
+    return dyn_read_request_is_valid (self->read) ? dyn_read_request_get_context (self->read) : NULL;
+  return self->context;
+}
+
 static void
 show_names_and_values (DynExpressionBuilder *self)
 {
+  DynExprContext *context = output_context (self);
   g_autoptr(JsonBuilder) names = json_builder_new ();
   g_autoptr(JsonBuilder) values = json_builder_new ();
   g_autoptr(JsonNode) names_root = NULL;
@@ -512,7 +538,7 @@ show_names_and_values (DynExpressionBuilder *self)
   g_autofree char *names_text = NULL;
   g_autofree char *values_text = NULL;
 
-  if (self->context == NULL)
+  if (context == NULL)
     {
       gtk_label_set_label (self->names_label, "—");
       gtk_label_set_label (self->values_label, "—");
@@ -520,21 +546,21 @@ show_names_and_values (DynExpressionBuilder *self)
     }
 
   json_builder_begin_object (names);
-  for (guint i = 0; i < dyn_expr_context_get_n_names (self->context); i++)
+  for (guint i = 0; i < dyn_expr_context_get_n_names (context); i++)
     {
       const char *attribute = NULL;
 
-      json_builder_set_member_name (names, dyn_expr_context_get_name (self->context, i, &attribute));
+      json_builder_set_member_name (names, dyn_expr_context_get_name (context, i, &attribute));
       json_builder_add_string_value (names, attribute);
     }
   json_builder_end_object (names);
 
   json_builder_begin_object (values);
-  for (guint i = 0; i < dyn_expr_context_get_n_values (self->context); i++)
+  for (guint i = 0; i < dyn_expr_context_get_n_values (context); i++)
     {
       DynValue *value = NULL;
 
-      json_builder_set_member_name (values, dyn_expr_context_get_value (self->context, i, &value));
+      json_builder_set_member_name (values, dyn_expr_context_get_value (context, i, &value));
       /* DynamoDB JSON keeps numbers as strings: nothing passes a double. */
       json_builder_add_value (values, dyn_value_to_ddb_json (value));
     }
@@ -542,52 +568,97 @@ show_names_and_values (DynExpressionBuilder *self)
 
   names_root = json_builder_get_root (names);
   values_root = json_builder_get_root (values);
-  names_text = dyn_expr_context_get_n_names (self->context) ? pretty_json (names_root) : g_strdup ("{}");
-  values_text = dyn_expr_context_get_n_values (self->context) ? pretty_json (values_root) : g_strdup ("{}");
+  names_text = dyn_expr_context_get_n_names (context) ? pretty_json (names_root) : g_strdup ("{}");
+  values_text = dyn_expr_context_get_n_values (context) ? pretty_json (values_root) : g_strdup ("{}");
   gtk_label_set_label (self->names_label, names_text);
   gtk_label_set_label (self->values_label, values_text);
 }
 
+/* The compiled expressions: one for most kinds; a read shows what it sends
+ * (a Query's key condition and filter). */
 static void
-show_plan (DynExpressionBuilder *self,
-           DynExprPlan          *plan)
+show_expressions (DynExpressionBuilder *self)
 {
-  g_clear_pointer (&self->plan, g_free);
-  gtk_widget_set_visible (GTK_WIDGET (self->plan_box), plan != NULL);
-  if (plan == NULL)
-    return;
+  const char *first_field = dyn_expr_role_get_field (self->kind);
+  const char *first = NULL;
+  const char *filter = NULL;
+  gboolean valid = dyn_expression_builder_get_valid (self);
 
-  {
-    const char *target = plan->index_name ? plan->index_name
-                                          : (self->table ? self->table->table.name : "");
-    g_autofree char *title = NULL;
-
-    if (plan->operation == DYN_EXPR_PLAN_QUERY)
-      title = plan->index_name ? g_strdup_printf (_("Query on index %s"), target)
-                               : g_strdup_printf (_("Query on table %s"), target);
-    else
-      title = plan->index_name ? g_strdup_printf (_("Scan of index %s"), target)
-                               : g_strdup_printf (_("Scan of table %s"), target);
-    gtk_label_set_label (self->plan_label, title);
-    gtk_widget_remove_css_class (GTK_WIDGET (self->plan_label), "success");
-    gtk_widget_remove_css_class (GTK_WIDGET (self->plan_label), "warning");
-    gtk_widget_add_css_class (GTK_WIDGET (self->plan_label),
-                              plan->operation == DYN_EXPR_PLAN_QUERY ? "success" : "warning");
-    gtk_label_set_label (self->plan_reason_label, plan->reason);
-    self->plan = g_strdup_printf ("%s · %s", title, plan->reason ? plan->reason : "");
-  }
-
-  if (plan->suggestion != NULL)
+  gtk_widget_set_visible (GTK_WIDGET (self->stale_label), self->stale);
+  if (self->read != NULL && valid)
     {
-      g_autofree char *kc = plan->suggested_key_condition
-                              ? dyn_expr_node_to_string (plan->suggested_key_condition) : NULL;
+      first = dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_KEY_CONDITION);
+      filter = dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_FILTER);
+      if (first != NULL)
+        first_field = dyn_expr_role_get_field (DYN_EXPR_ROLE_KEY_CONDITION);
+      else
+        {
+          first_field = dyn_expr_role_get_field (DYN_EXPR_ROLE_FILTER);
+          first = filter;
+          filter = NULL;
+        }
+    }
+  else if (valid)
+    first = dyn_expression_builder_get_expression (self);
+
+  gtk_label_set_label (self->field_label, first_field);
+  if (valid)
+    gtk_label_set_label (self->expression_label, first ? first : _("(empty)"));
+  else
+    gtk_label_set_label (self->expression_label, self->node == NULL && !self->stale ? _("(empty)") : "—");
+  gtk_widget_set_visible (GTK_WIDGET (self->filter_field_label), filter != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->filter_expression_label), filter != NULL);
+  gtk_label_set_label (self->filter_field_label, dyn_expr_role_get_field (DYN_EXPR_ROLE_FILTER));
+  gtk_label_set_label (self->filter_expression_label, filter ? filter : "");
+}
+
+static void
+show_plan (DynExpressionBuilder *self)
+{
+  const DynExprPlan *plan = self->read ? dyn_read_request_get_plan (self->read) : NULL;
+  const char *suggestion = self->read ? dyn_read_request_get_suggestion (self->read) : NULL;
+
+  g_clear_pointer (&self->plan, g_free);
+  gtk_widget_set_visible (GTK_WIDGET (self->plan_box), plan != NULL || suggestion != NULL);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->plan_label), "success");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->plan_label), "warning");
+  if (plan != NULL)
+    {
+      const char *target = plan->index_name ? plan->index_name : dyn_read_request_get_table (self->read);
+      g_autofree char *title = NULL;
+
+      if (plan->operation == DYN_EXPR_PLAN_QUERY)
+        title = plan->index_name ? g_strdup_printf (_("Query on index %s"), target)
+                                 : g_strdup_printf (_("Query on table %s"), target);
+      else
+        title = plan->index_name ? g_strdup_printf (_("Scan of index %s"), target)
+                                 : g_strdup_printf (_("Scan of table %s"), target);
+      gtk_label_set_label (self->plan_label, title);
+      gtk_widget_add_css_class (GTK_WIDGET (self->plan_label),
+                                plan->operation == DYN_EXPR_PLAN_QUERY ? "success" : "warning");
+      gtk_label_set_label (self->plan_reason_label, plan->reason);
+      self->plan = g_strdup_printf ("%s · %s", title, plan->reason ? plan->reason : "");
+    }
+  else
+    {
+      gtk_label_set_label (self->plan_label, _("Not planned: the expression has a problem"));
+      gtk_label_set_label (self->plan_reason_label, "");
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->plan_reason_label), plan != NULL);
+
+  if (suggestion != NULL)
+    {
+      DynExprNode *kc = dyn_read_request_get_suggested_key_condition (self->read);
+      g_autofree char *kc_text = kc ? dyn_expr_node_to_string (kc) : NULL;
       g_autofree char *text = NULL;
 
-      text = kc ? g_strdup_printf (_("Suggestion: %s, with key condition %s"), plan->suggestion, kc)
-                : g_strdup_printf (_("Suggestion: %s"), plan->suggestion);
+      text = kc_text ? g_strdup_printf (_("Suggestion: %s, with key condition %s"), suggestion, kc_text)
+                     : g_strdup_printf (_("Suggestion: %s"), suggestion);
       gtk_label_set_label (self->plan_suggestion_label, text);
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->plan_suggestion_label), plan->suggestion != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->plan_suggestion_box), suggestion != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "builder.apply-suggestion",
+                                 self->read != NULL && dyn_read_request_get_suggested_index (self->read) != NULL);
 }
 
 static void
@@ -622,9 +693,22 @@ show_messages (DynExpressionBuilder *self)
 static void
 update_snippet (DynExpressionBuilder *self)
 {
-  g_autoptr(DynRequest) request = build_request (self);
-  g_autofree char *snippet = dyn_snippet_generate (self->language, request, self->endpoint, self->region);
+  g_autofree char *snippet = NULL;
 
+  if (self->read != NULL)
+    {
+      /* The read's own snippet; none while it cannot be sent. */
+      if (dyn_read_request_is_valid (self->read))
+        snippet = dyn_read_request_dup_snippet (self->read, self->language, self->endpoint, self->region);
+    }
+  else if (!self->stale)
+    {
+      g_autoptr(DynRequest) request = build_request (self);
+
+      snippet = dyn_snippet_generate (self->language, request, self->endpoint, self->region);
+    }
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "builder.copy-snippet", snippet != NULL);
   if (g_strcmp0 (snippet, self->snippet) == 0)
     return;
   g_free (self->snippet);
@@ -641,23 +725,43 @@ update_snippet (DynExpressionBuilder *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SNIPPET]);
 }
 
+/* What the rows say, with the offsets of the text it is shown as: the
+ * parsed text when the rows were just loaded from it, else the rows' own
+ * text (which the text view is about to show). */
+static DynExprNode *
+node_with_offsets (DynExpressionBuilder *self,
+                   DynExprNode          *rows)
+{
+  g_autofree char *text = NULL;
+  DynExprNode *parsed;
+
+  if (self->text_is_source && self->parsed_node != NULL && dyn_expr_node_equal (rows, self->parsed_node))
+    return dyn_expr_node_ref (self->parsed_node);
+  text = dyn_expr_node_to_string (rows);
+  parsed = dyn_expr_parse (text, self->kind, NULL, NULL, NULL, NULL);
+  if (parsed != NULL && dyn_expr_node_equal (parsed, rows))
+    return parsed;
+  g_clear_pointer (&parsed, dyn_expr_node_unref);
+  return dyn_expr_node_ref (rows);
+}
+
 static void
 refresh (DynExpressionBuilder *self)
 {
   g_autoptr(DynExprContext) context = NULL;
-  g_autoptr(DynExprPlan) plan = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *old_expression = NULL;
   gboolean was_valid;
   gboolean row_problems;
-  const char *expression = NULL;
+  gboolean rows_to_text;
+  gboolean old_stale = self->stale;
 
   if (self->freeze > 0 || self->refreshing || self->root == NULL)
     return;
   self->refreshing = TRUE;
 
   old_expression = g_strdup (dyn_expression_builder_get_expression (self));
-  was_valid = self->context != NULL;
+  was_valid = dyn_expression_builder_get_valid (self);
 
   update_row_operators (self, self->root);
 
@@ -666,52 +770,69 @@ refresh (DynExpressionBuilder *self)
   if (self->raw_node != NULL)
     self->node = dyn_expr_node_ref (self->raw_node);
   else
-    self->node = dyn_expr_group_row_build (self->root, self->messages);
+    {
+      g_autoptr(DynExprNode) rows = dyn_expr_group_row_build (self->root, self->messages);
+
+      if (rows != NULL)
+        self->node = node_with_offsets (self, rows);
+    }
   row_problems = self->messages->len > 0;
 
-  context = dyn_expr_context_new ();
-  if (rule_keys (self) != NULL)
-    dyn_expr_context_set_key_schema (context, rule_keys (self));
-  if (self->node != NULL)
-    {
-      expression = dyn_expr_context_add (context, self->kind, self->node, &error);
-      if (expression == NULL)
-        g_ptr_array_add (self->messages, g_strdup (error->message));
-      g_clear_error (&error);
-    }
+  /* The rows write the text when the user edited them (and they are
+   * complete); a text that does not parse is never replaced otherwise. The
+   * result of such a text is not known: nothing of the last one is shown. */
+  rows_to_text = self->raw_node == NULL && !self->text_is_source && !row_problems &&
+                 (self->parse_error == NULL || self->rows_edited);
+  self->stale = self->parse_error != NULL && !rows_to_text;
 
   g_clear_pointer (&self->context, dyn_expr_context_free);
-  if (self->node != NULL && self->messages->len == 0)
-    self->context = g_steal_pointer (&context);
-
-  if (has_plan (self->kind) && self->table != NULL)
+  g_clear_object (&self->read);
+  if (self->stale)
+    g_ptr_array_add (self->messages, g_strdup (self->parse_error));
+  else if (has_plan (self->kind))
     {
-      gboolean usable = self->node != NULL && self->messages->len == 0;
-      DynExprNode *kc = usable && self->kind == DYN_EXPR_ROLE_KEY_CONDITION ? self->node : NULL;
-      DynExprNode *filter = usable && self->kind == DYN_EXPR_ROLE_FILTER ? self->node : NULL;
-
-      if (usable || self->node == NULL)
+      /* A read: the one object that plans it, compiles it, writes its
+       * snippet and that Run sends. */
+      if (!row_problems)
         {
-          plan = dyn_expr_plan (self->table, self->index, kc, filter, &error);
-          if (plan == NULL && error != NULL)
-            g_ptr_array_add (self->messages, g_strdup (error->message));
+          DynReadSpec spec = { 0 };
+          const GError *read_error;
+
+          spec.table = self->table ? NULL : "MyTable";
+          spec.index = self->index;
+          spec.mode = self->kind == DYN_EXPR_ROLE_KEY_CONDITION ? DYN_READ_EXPLICIT : DYN_READ_CONDITION;
+          if (self->kind == DYN_EXPR_ROLE_KEY_CONDITION)
+            spec.key_condition_node = self->node;
+          else
+            spec.filter_node = self->node;
+          spec.limit = self->page_size;
+          self->read = dyn_read_request_new (self->table, &spec);
+          read_error = dyn_read_request_get_error (self->read);
+          if (read_error != NULL)
+            g_ptr_array_add (self->messages, g_strdup (read_error->message));
         }
+    }
+  else
+    {
+      context = dyn_expr_context_new ();
+      if (rule_keys (self) != NULL)
+        dyn_expr_context_set_key_schema (context, rule_keys (self));
+      if (self->node != NULL && dyn_expr_context_add (context, self->kind, self->node, &error) == NULL)
+        g_ptr_array_add (self->messages, g_strdup (error->message));
+      g_clear_error (&error);
+      if (self->node != NULL && self->messages->len == 0)
+        self->context = g_steal_pointer (&context);
     }
   g_ptr_array_add (self->messages, NULL);
 
   /* Output. */
-  if (self->context != NULL)
-    gtk_label_set_label (self->expression_label, dyn_expression_builder_get_expression (self));
-  else
-    gtk_label_set_label (self->expression_label, self->node == NULL ? _("(empty)") : "—");
+  show_expressions (self);
   show_names_and_values (self);
-  show_plan (self, plan);
+  show_plan (self);
   show_messages (self);
   update_snippet (self);
 
-  /* Rows edited: the text follows them (but not while they are incomplete,
-   * and not when the text itself was just parsed into them). */
-  if (self->raw_node == NULL && !self->text_is_source && !row_problems)
+  if (rows_to_text)
     {
       g_autofree char *text = self->node ? dyn_expr_node_to_string (self->node) : g_strdup ("");
 
@@ -733,8 +854,11 @@ refresh (DynExpressionBuilder *self)
 
   if (g_strcmp0 (old_expression, dyn_expression_builder_get_expression (self)) != 0)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXPRESSION]);
-  if (was_valid != (self->context != NULL))
+  if (was_valid != dyn_expression_builder_get_valid (self))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VALID]);
+  if (old_stale != self->stale)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STALE]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READ_REQUEST]);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -816,12 +940,18 @@ parse_text (DynExpressionBuilder *self)
             lead++;
           g_free ((char *) raw);
           set_parse_error (self, error, offset >= 0 ? offset + lead : -1);
+          self->text_is_source = TRUE;
+          refresh (self);
+          self->text_is_source = FALSE;
           return;
         }
       collect_names (self, node, &added);
       if (added)
         rebuild_completion (self);
     }
+  g_clear_pointer (&self->parsed_node, dyn_expr_node_unref);
+  if (node != NULL)
+    self->parsed_node = dyn_expr_node_ref (node);
   if (self->parse_error != NULL)
     set_parse_error (self, NULL, -1);
 
@@ -999,6 +1129,30 @@ copy_snippet_action (GtkWidget  *widget,
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("Snippet copied")));
 }
 
+static void
+apply_suggestion_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (widget);
+  g_autofree char *index = NULL;
+
+  if (self->read == NULL || dyn_read_request_get_suggested_index (self->read) == NULL)
+    return;
+  /* The suggestion reads from another source; on it the planner puts the
+   * key equality (and the sort-key condition) into the key condition. */
+  index = g_strdup (dyn_read_request_get_suggested_index (self->read));
+  dyn_expression_builder_set_index (self, index);
+}
+
+static gboolean
+run_shortcut_cb (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  return _dyn_expression_builder_run (widget);
+}
+
 static gboolean
 remove_shortcut_cb (GtkWidget *widget,
                     GVariant  *args,
@@ -1012,6 +1166,55 @@ remove_shortcut_cb (GtkWidget *widget,
   if (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->root)) || self->raw_node != NULL)
     return FALSE;
   return gtk_widget_activate_action (widget, "builder.remove-row", NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GtkActionable: the action Ctrl+Enter and Enter in a value run */
+
+static const char *
+dyn_expression_builder_get_action_name (GtkActionable *actionable)
+{
+  return DYN_EXPRESSION_BUILDER (actionable)->action_name;
+}
+
+static void
+dyn_expression_builder_set_action_name (GtkActionable *actionable,
+                                        const char    *action_name)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (actionable);
+
+  if (set_str (&self->action_name, action_name))
+    g_object_notify (G_OBJECT (self), "action-name");
+}
+
+static GVariant *
+dyn_expression_builder_get_action_target_value (GtkActionable *actionable)
+{
+  return DYN_EXPRESSION_BUILDER (actionable)->action_target;
+}
+
+static void
+dyn_expression_builder_set_action_target_value (GtkActionable *actionable,
+                                                GVariant      *target)
+{
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (actionable);
+
+  if (target == self->action_target ||
+      (target != NULL && self->action_target != NULL && g_variant_equal (target, self->action_target)))
+    return;
+  g_clear_pointer (&self->action_target, g_variant_unref);
+  if (target != NULL)
+    self->action_target = g_variant_ref_sink (target);
+  g_object_notify (G_OBJECT (self), "action-target");
+}
+
+static void
+dyn_expression_builder_actionable_init (GtkActionableInterface *iface)
+{
+  iface->get_action_name = dyn_expression_builder_get_action_name;
+  iface->set_action_name = dyn_expression_builder_set_action_name;
+  iface->get_action_target_value = dyn_expression_builder_get_action_target_value;
+  iface->set_action_target_value = dyn_expression_builder_set_action_target_value;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1048,6 +1251,21 @@ dyn_expression_builder_get_property (GObject    *object,
     case PROP_SNIPPET:
       g_value_set_string (value, self->snippet);
       break;
+    case PROP_STALE:
+      g_value_set_boolean (value, self->stale);
+      break;
+    case PROP_READ_REQUEST:
+      g_value_set_object (value, self->read);
+      break;
+    case PROP_PAGE_SIZE:
+      g_value_set_int64 (value, self->page_size);
+      break;
+    case PROP_ACTION_NAME:
+      g_value_set_string (value, self->action_name);
+      break;
+    case PROP_ACTION_TARGET:
+      g_value_set_variant (value, self->action_target);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1071,6 +1289,15 @@ dyn_expression_builder_set_property (GObject      *object,
       break;
     case PROP_SNIPPET_LANGUAGE:
       dyn_expression_builder_set_snippet_language (self, g_value_get_enum (value));
+      break;
+    case PROP_PAGE_SIZE:
+      dyn_expression_builder_set_page_size (self, g_value_get_int64 (value));
+      break;
+    case PROP_ACTION_NAME:
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self), g_value_get_string (value));
+      break;
+    case PROP_ACTION_TARGET:
+      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (self), g_value_get_variant (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1105,7 +1332,11 @@ dyn_expression_builder_finalize (GObject *object)
   g_clear_pointer (&self->known, g_hash_table_unref);
   g_clear_pointer (&self->node, dyn_expr_node_unref);
   g_clear_pointer (&self->raw_node, dyn_expr_node_unref);
+  g_clear_pointer (&self->parsed_node, dyn_expr_node_unref);
   g_clear_pointer (&self->context, dyn_expr_context_free);
+  g_clear_object (&self->read);
+  g_clear_pointer (&self->action_name, g_free);
+  g_clear_pointer (&self->action_target, g_variant_unref);
   g_clear_pointer (&self->messages, g_ptr_array_unref);
   g_clear_pointer (&self->parse_error, g_free);
   g_clear_pointer (&self->plan, g_free);
@@ -1145,7 +1376,19 @@ dyn_expression_builder_class_init (DynExpressionBuilderClass *klass)
   properties[PROP_SNIPPET] =
     g_param_spec_string ("snippet", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* TRUE while the text does not parse: nothing compiled is shown. */
+  properties[PROP_STALE] =
+    g_param_spec_boolean ("stale", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_READ_REQUEST] =
+    g_param_spec_object ("read-request", NULL, NULL, DYN_TYPE_READ_REQUEST,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PAGE_SIZE] =
+    g_param_spec_int64 ("page-size", NULL, NULL, 0, G_MAXINT32, 0,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  g_object_class_override_property (object_class, PROP_ACTION_NAME, "action-name");
+  g_object_class_override_property (object_class, PROP_ACTION_TARGET, "action-target");
 
   _dyn_widgets_ensure_resources ();
   g_type_ensure (DYN_TYPE_EXPR_GROUP_ROW);
@@ -1158,13 +1401,17 @@ dyn_expression_builder_class_init (DynExpressionBuilderClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, parse_error_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, raw_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, rows_bin);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, stale_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, field_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, expression_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, filter_field_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, filter_expression_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, names_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, values_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, plan_box);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, plan_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, plan_reason_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, plan_suggestion_box);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, plan_suggestion_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, problems_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, language_dropdown);
@@ -1177,6 +1424,7 @@ dyn_expression_builder_class_init (DynExpressionBuilderClass *klass)
   gtk_widget_class_install_action (widget_class, "builder.remove-row", NULL, remove_row_action);
   gtk_widget_class_install_action (widget_class, "builder.clear", NULL, clear_action);
   gtk_widget_class_install_action (widget_class, "builder.copy-snippet", NULL, copy_snippet_action);
+  gtk_widget_class_install_action (widget_class, "builder.apply-suggestion", NULL, apply_suggestion_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "builder.remove-row", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "builder.remove-row", NULL);
@@ -1215,6 +1463,15 @@ dyn_expression_builder_init (DynExpressionBuilder *self)
   shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Delete, GDK_CONTROL_MASK),
                                gtk_callback_action_new (remove_shortcut_cb, NULL, NULL));
   gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), shortcut);
+  /* Ctrl+Enter runs the query, also in the text view (which would take it
+   * as a newline). */
+  for (guint i = 0; i < 2; i++)
+    {
+      shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (i == 0 ? GDK_KEY_Return : GDK_KEY_KP_Enter,
+                                                           GDK_CONTROL_MASK),
+                                   gtk_callback_action_new (run_shortcut_cb, NULL, NULL));
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), shortcut);
+    }
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   setup_root (self);
@@ -1251,6 +1508,7 @@ dyn_expression_builder_set_kind (DynExpressionBuilder *self,
 
   text = dyn_expression_builder_dup_text (self);
   self->kind = kind;
+  g_clear_pointer (&self->parsed_node, dyn_expr_node_unref);
   self->freeze++;
   setup_root (self);
   self->freeze--;
@@ -1272,7 +1530,7 @@ dyn_expression_builder_set_table (DynExpressionBuilder *self,
 
   g_clear_pointer (&self->table, dyn_table_keys_free);
   if (table != NULL)
-    self->table = table_keys_copy (table);
+    self->table = dyn_table_keys_copy (table);
   if (self->index != NULL && (self->table == NULL || dyn_table_keys_lookup (self->table, self->index) == NULL))
     {
       g_clear_pointer (&self->index, g_free);
@@ -1371,6 +1629,8 @@ dyn_expression_builder_get_expression (DynExpressionBuilder *self)
 {
   g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
 
+  if (self->read != NULL)
+    return dyn_read_request_get_expression (self->read, self->kind);
   if (self->context == NULL)
     return NULL;
   return dyn_expr_context_get_expression (self->context, self->kind);
@@ -1380,7 +1640,48 @@ gboolean
 dyn_expression_builder_get_valid (DynExpressionBuilder *self)
 {
   g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), FALSE);
+  if (self->read != NULL)
+    return dyn_read_request_is_valid (self->read);
   return self->context != NULL;
+}
+
+gboolean
+dyn_expression_builder_get_stale (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), FALSE);
+  return self->stale;
+}
+
+DynReadRequest *
+dyn_expression_builder_get_read_request (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+
+  /* Text typed a moment ago counts. */
+  if (self->parse_source != 0)
+    parse_text (self);
+  return self->read;
+}
+
+gint64
+dyn_expression_builder_get_page_size (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), 0);
+  return self->page_size;
+}
+
+void
+dyn_expression_builder_set_page_size (DynExpressionBuilder *self,
+                                      gint64                page_size)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+  g_return_if_fail (page_size >= 0);
+
+  if (self->page_size == page_size)
+    return;
+  self->page_size = page_size;
+  refresh (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGE_SIZE]);
 }
 
 const char * const *
@@ -1395,9 +1696,9 @@ dyn_expression_builder_dup_names (DynExpressionBuilder *self)
 {
   g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
 
-  if (self->context == NULL)
+  if (output_context (self) == NULL)
     return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  return dyn_expr_context_dup_names (self->context);
+  return dyn_expr_context_dup_names (output_context (self));
 }
 
 GHashTable *
@@ -1405,9 +1706,9 @@ dyn_expression_builder_dup_values (DynExpressionBuilder *self)
 {
   g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
 
-  if (self->context == NULL)
+  if (output_context (self) == NULL)
     return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) dyn_value_unref);
-  return dyn_expr_context_dup_values (self->context);
+  return dyn_expr_context_dup_values (output_context (self));
 }
 
 DynExprNode *
@@ -1429,27 +1730,28 @@ dyn_expression_builder_apply_to_request (DynExpressionBuilder  *self,
                                          DynRequest            *request,
                                          GError               **error)
 {
-  char **field = NULL;
+  DynExprContext *context;
 
   g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), FALSE);
   g_return_val_if_fail (request != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (self->node != NULL && self->context == NULL)
+  if ((self->node != NULL || self->stale) && !dyn_expression_builder_get_valid (self))
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, _("The %s is not valid: %s"),
                    dyn_expr_role_get_field (self->kind),
                    self->messages->len > 1 ? (char *) self->messages->pdata[0] : "");
       return FALSE;
     }
+  context = output_context (self);
 
   /* Check for clashes first so that nothing changes on failure. */
-  if (self->context != NULL)
+  if (context != NULL)
     {
-      for (guint i = 0; i < dyn_expr_context_get_n_names (self->context); i++)
+      for (guint i = 0; i < dyn_expr_context_get_n_names (context); i++)
         {
           const char *attribute = NULL;
-          const char *placeholder = dyn_expr_context_get_name (self->context, i, &attribute);
+          const char *placeholder = dyn_expr_context_get_name (context, i, &attribute);
           const char *old = request->names ? g_hash_table_lookup (request->names, placeholder) : NULL;
 
           if (old != NULL && g_strcmp0 (old, attribute) != 0)
@@ -1459,10 +1761,10 @@ dyn_expression_builder_apply_to_request (DynExpressionBuilder  *self,
               return FALSE;
             }
         }
-      for (guint i = 0; i < dyn_expr_context_get_n_values (self->context); i++)
+      for (guint i = 0; i < dyn_expr_context_get_n_values (context); i++)
         {
           DynValue *value = NULL;
-          const char *placeholder = dyn_expr_context_get_value (self->context, i, &value);
+          const char *placeholder = dyn_expr_context_get_value (context, i, &value);
           DynValue *old = request->values ? g_hash_table_lookup (request->values, placeholder) : NULL;
 
           if (old != NULL && !dyn_value_equal (old, value))
@@ -1474,33 +1776,43 @@ dyn_expression_builder_apply_to_request (DynExpressionBuilder  *self,
         }
     }
 
-  switch (self->kind)
+  if (self->read != NULL)
     {
-    case DYN_EXPR_ROLE_KEY_CONDITION: field = &request->key_condition; break;
-    case DYN_EXPR_ROLE_FILTER: field = &request->filter; break;
-    case DYN_EXPR_ROLE_CONDITION: field = &request->condition; break;
-    case DYN_EXPR_ROLE_UPDATE: field = &request->update; break;
-    case DYN_EXPR_ROLE_PROJECTION: field = &request->projection; break;
-    default: g_assert_not_reached ();
+      /* A read: what it sends, key condition and filter, on its source. */
+      request->op = dyn_read_request_get_operation (self->read);
+      set_str (&request->key_condition, dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_KEY_CONDITION));
+      set_str (&request->filter, dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_FILTER));
+      set_str (&request->index, dyn_read_request_get_index (self->read));
     }
-  g_free (*field);
-  *field = g_strdup (dyn_expression_builder_get_expression (self));
-  if (has_plan (self->kind) && self->index != NULL)
-    set_str (&request->index, self->index);
-
-  if (self->context != NULL)
+  else
     {
-      for (guint i = 0; i < dyn_expr_context_get_n_names (self->context); i++)
+      char **field = NULL;
+
+      switch (self->kind)
+        {
+        case DYN_EXPR_ROLE_CONDITION: field = &request->condition; break;
+        case DYN_EXPR_ROLE_UPDATE: field = &request->update; break;
+        case DYN_EXPR_ROLE_PROJECTION: field = &request->projection; break;
+        case DYN_EXPR_ROLE_KEY_CONDITION: field = &request->key_condition; break;
+        case DYN_EXPR_ROLE_FILTER: field = &request->filter; break;
+        default: g_assert_not_reached ();
+        }
+      set_str (field, dyn_expression_builder_get_expression (self));
+    }
+
+  if (context != NULL)
+    {
+      for (guint i = 0; i < dyn_expr_context_get_n_names (context); i++)
         {
           const char *attribute = NULL;
-          const char *placeholder = dyn_expr_context_get_name (self->context, i, &attribute);
+          const char *placeholder = dyn_expr_context_get_name (context, i, &attribute);
 
           dyn_request_add_name (request, placeholder, attribute);
         }
-      for (guint i = 0; i < dyn_expr_context_get_n_values (self->context); i++)
+      for (guint i = 0; i < dyn_expr_context_get_n_values (context); i++)
         {
           DynValue *value = NULL;
-          const char *placeholder = dyn_expr_context_get_value (self->context, i, &value);
+          const char *placeholder = dyn_expr_context_get_value (context, i, &value);
 
           dyn_request_add_value (request, placeholder, value);
         }

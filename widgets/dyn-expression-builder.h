@@ -5,6 +5,7 @@
 
 #include "dyn-expr.h"
 #include "dyn-expr-group-row.h"
+#include "dyn-read-request.h"
 #include "dyn-request.h"
 #include "dyn-snippet.h"
 
@@ -37,7 +38,23 @@ const char         *dyn_expression_builder_get_parse_error   (DynExpressionBuild
 /* The root group holding the rows. */
 DynExprGroupRow    *dyn_expression_builder_get_root_group    (DynExpressionBuilder  *self);
 
-/* The result: NULL when there is no expression or it is not valid. */
+/* Reads (kinds key condition and filter): the one object behind the plan,
+ * the output pane, the snippet and Run (NULL while the rows are incomplete
+ * or the text does not parse). A key-condition builder reads as written; a
+ * filter builder says which items are wanted, and the planner makes it a
+ * Query on the index read where it can. Text typed a moment ago is parsed
+ * first. */
+DynReadRequest     *dyn_expression_builder_get_read_request  (DynExpressionBuilder  *self);
+/* The page size (Limit) of the read; 0: DynamoDB's 1 MB pages. */
+gint64              dyn_expression_builder_get_page_size     (DynExpressionBuilder  *self);
+void                dyn_expression_builder_set_page_size     (DynExpressionBuilder  *self,
+                                                              gint64                 page_size);
+/* TRUE while the text does not parse: the last result is not shown (and not valid). */
+gboolean            dyn_expression_builder_get_stale         (DynExpressionBuilder  *self);
+
+/* The result: NULL when there is no expression or it is not valid. For a
+ * read, the compiled expression of the builder's kind in its request (a
+ * filter whose every condition went into the key condition has none). */
 const char         *dyn_expression_builder_get_expression    (DynExpressionBuilder  *self);
 gboolean            dyn_expression_builder_get_valid         (DynExpressionBuilder  *self);
 /* The problems found (rule errors, values that do not parse), or an empty vector. */
@@ -49,9 +66,10 @@ GHashTable         *dyn_expression_builder_dup_values        (DynExpressionBuild
 DynExprNode        *dyn_expression_builder_dup_node          (DynExpressionBuilder  *self) G_GNUC_WARN_UNUSED_RESULT;
 /* The plan line ("Query on index GSI1 · …"), NULL for kinds without one. */
 const char         *dyn_expression_builder_get_plan          (DynExpressionBuilder  *self);
-/* Sets the request field of the builder's kind and adds its placeholders to
- * the request's maps; fails when the expression is not valid or a
- * placeholder is already used for something else. */
+/* Sets the request field of the builder's kind (for a read: its operation,
+ * index, key condition and filter) and adds its placeholders to the
+ * request's maps; fails when the expression is not valid or a placeholder
+ * is already used for something else. */
 gboolean            dyn_expression_builder_apply_to_request  (DynExpressionBuilder  *self,
                                                               DynRequest            *request,
                                                               GError               **error);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "dyn-expr-private.h"
 
@@ -1812,12 +1813,40 @@ check_key_value (DynExprNode   *v,
   return TRUE;
 }
 
+/* The table or local secondary index of @table that has the partition key of
+ * @keys and @attribute as its sort key (not @keys' own source), or NULL. */
+static const DynIndexInfo *
+source_with_sort_key (const DynTableKeys *table,
+                      const DynKeySchema *keys,
+                      const char         *attribute)
+{
+  if (table == NULL || attribute == NULL)
+    return NULL;
+  if (&table->table.keys != keys &&
+      g_strcmp0 (table->table.keys.partition_key, keys->partition_key) == 0 &&
+      g_strcmp0 (table->table.keys.sort_key, attribute) == 0)
+    return &table->table;
+  for (guint i = 0; i < table->indexes->len; i++)
+    {
+      const DynIndexInfo *info = table->indexes->pdata[i];
+
+      if (info->kind == DYN_INDEX_LOCAL && &info->keys != keys &&
+          g_strcmp0 (info->keys.partition_key, keys->partition_key) == 0 &&
+          g_strcmp0 (info->keys.sort_key, attribute) == 0)
+        return info;
+    }
+  return NULL;
+}
+
+/* @hints (nullable): the table @keys belong to; a non-key attribute that is
+ * the sort key of its table or of a local secondary index is named so. */
 static gboolean
-analyse_key_condition (DynExprNode         *node,
-                       const DynKeySchema  *keys,
-                       DynExprNode        **pk_term,
-                       DynExprNode        **sk_term,
-                       GError             **error)
+analyse_key_condition_full (DynExprNode         *node,
+                            const DynKeySchema  *keys,
+                            const DynTableKeys  *hints,
+                            DynExprNode        **pk_term,
+                            DynExprNode        **sk_term,
+                            GError             **error)
 {
   g_autoptr(GPtrArray) terms = g_ptr_array_new ();
   DynExprNode *pk = NULL;
@@ -1927,8 +1956,20 @@ analyse_key_condition (DynExprNode         *node,
         }
       else
         {
-          _dyn_expr_set_error_at (error, pathn->offset,
-                                  "%s is not a key attribute; move it to the filter", name);
+          const DynIndexInfo *other = source_with_sort_key (hints, keys, name);
+
+          if (other != NULL && other->kind == DYN_INDEX_LOCAL)
+            _dyn_expr_set_error_at (error, pathn->offset,
+                                    _("%s is not a key attribute; move it to the filter, or query "
+                                      "the local secondary index %s, whose sort key it is"),
+                                    name, other->name);
+          else if (other != NULL)
+            _dyn_expr_set_error_at (error, pathn->offset,
+                                    _("%s is not a key attribute of the index; move it to the filter, "
+                                      "or query the table, whose sort key it is"), name);
+          else
+            _dyn_expr_set_error_at (error, pathn->offset,
+                                    "%s is not a key attribute; move it to the filter", name);
           return FALSE;
         }
     }
@@ -1945,6 +1986,16 @@ analyse_key_condition (DynExprNode         *node,
   if (sk_term != NULL)
     *sk_term = sk;
   return TRUE;
+}
+
+static gboolean
+analyse_key_condition (DynExprNode         *node,
+                       const DynKeySchema  *keys,
+                       DynExprNode        **pk_term,
+                       DynExprNode        **sk_term,
+                       GError             **error)
+{
+  return analyse_key_condition_full (node, keys, NULL, pk_term, sk_term, error);
 }
 
 gboolean
@@ -1982,6 +2033,28 @@ dyn_expr_validate (DynExprNode         *node,
     default:
       g_return_val_if_reached (FALSE);
     }
+}
+
+gboolean
+dyn_expr_validate_key_condition (const DynTableKeys  *table,
+                                 const char          *index_name,
+                                 DynExprNode         *key_condition,
+                                 GError             **error)
+{
+  Checker c = { DYN_EXPR_ROLE_KEY_CONDITION, NULL, 0 };
+  const DynIndexInfo *info;
+
+  g_return_val_if_fail (table != NULL, FALSE);
+  g_return_val_if_fail (key_condition != NULL, FALSE);
+
+  info = dyn_table_keys_lookup (table, index_name);
+  if (info == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "the table has no index %s", index_name);
+      return FALSE;
+    }
+  return check_condition (&c, key_condition, 0, error) &&
+         analyse_key_condition_full (key_condition, &info->keys, table, NULL, NULL, error);
 }
 
 gboolean
@@ -2065,6 +2138,32 @@ dyn_table_keys_add_index (DynTableKeys      *self,
   return info;
 }
 
+DynTableKeys *
+dyn_table_keys_copy (const DynTableKeys *self)
+{
+  DynTableKeys *copy;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  copy = dyn_table_keys_new (self->table.name,
+                             self->table.keys.partition_key, self->table.keys.partition_type,
+                             self->table.keys.sort_key, self->table.keys.sort_type);
+  copy->table.projection = self->table.projection;
+  copy->table.non_key_attributes = g_strdupv (self->table.non_key_attributes);
+  for (guint i = 0; i < self->indexes->len; i++)
+    {
+      const DynIndexInfo *info = self->indexes->pdata[i];
+      DynIndexInfo *added;
+
+      added = dyn_table_keys_add_index (copy, info->name, info->kind,
+                                        info->keys.partition_key, info->keys.partition_type,
+                                        info->keys.sort_key, info->keys.sort_type,
+                                        info->projection);
+      added->non_key_attributes = g_strdupv (info->non_key_attributes);
+    }
+  return copy;
+}
+
 const DynIndexInfo *
 dyn_table_keys_lookup (const DynTableKeys *self,
                        const char         *index_name)
@@ -2106,6 +2205,8 @@ dyn_expr_plan_free (DynExprPlan *plan)
     return;
   g_free (plan->index_name);
   g_free (plan->reason);
+  g_clear_pointer (&plan->key_condition, dyn_expr_node_unref);
+  g_clear_pointer (&plan->filter, dyn_expr_node_unref);
   g_free (plan->suggested_index);
   g_free (plan->suggestion);
   g_clear_pointer (&plan->suggested_key_condition, dyn_expr_node_unref);
@@ -2128,12 +2229,14 @@ index_label (const DynIndexInfo *info,
   g_string_truncate (buf, 0);
   if (info->kind == DYN_INDEX_TABLE)
     {
-      g_string_append (buf, "table");
+      /* TRANSLATORS: the source of a read: "table Movies" */
+      g_string_append (buf, _("table"));
       if (info->name != NULL)
         g_string_append_printf (buf, " %s", info->name);
     }
   else
-    g_string_append_printf (buf, "index %s", info->name);
+    /* TRANSLATORS: the source of a read: "index ByRating" */
+    g_string_append_printf (buf, _("index %s"), info->name);
   return buf->str;
 }
 
@@ -2223,6 +2326,192 @@ try_split (DynExprNode         *filter,
   return TRUE;
 }
 
+/* try_split() whose rest DynamoDB takes as the Query's filter (which may not
+ * name the key attributes of @info). */
+static gboolean
+split_for_query (DynExprNode         *condition,
+                 const DynIndexInfo  *info,
+                 DynExprNode        **key_condition,
+                 DynExprNode        **rest)
+{
+  g_autoptr(DynExprNode) kc = NULL;
+  g_autoptr(DynExprNode) remaining = NULL;
+
+  if (!try_split (condition, info, &kc, &remaining))
+    return FALSE;
+  if (remaining != NULL && !_dyn_expr_request_check (remaining, &info->keys, NULL))
+    return FALSE;
+  *key_condition = g_steal_pointer (&kc);
+  *rest = g_steal_pointer (&remaining);
+  return TRUE;
+}
+
+static gboolean
+key_condition_has_sort (DynExprNode        *key_condition,
+                        const DynKeySchema *keys)
+{
+  DynExprNode *sk = NULL;
+
+  return analyse_key_condition (key_condition, keys, NULL, &sk, NULL) && sk != NULL;
+}
+
+/* Where a Query could run instead: @info first, then the table, then each
+ * index (borrowed pointers). */
+static GPtrArray *
+list_candidates (const DynTableKeys *table,
+                 const DynIndexInfo *info)
+{
+  GPtrArray *candidates = g_ptr_array_new ();
+
+  g_ptr_array_add (candidates, (gpointer) info);
+  if (info != &table->table)
+    g_ptr_array_add (candidates, (gpointer) &table->table);
+  for (guint i = 0; i < table->indexes->len; i++)
+    if (table->indexes->pdata[i] != info)
+      g_ptr_array_add (candidates, table->indexes->pdata[i]);
+  return candidates;
+}
+
+/* Takes @kc and @rest. @narrower: the suggestion reads fewer items by the
+ * candidate's sort key. */
+static void
+set_suggestion (DynExprPlan        *plan,
+                const DynIndexInfo *cand,
+                DynExprNode        *kc,
+                DynExprNode        *rest,
+                gboolean            narrower)
+{
+  g_autoptr(GString) label = g_string_new (NULL);
+
+  plan->suggested_index = g_strdup (cand->kind == DYN_INDEX_TABLE ? (cand->name ? cand->name : "")
+                                                                   : cand->name);
+  plan->suggested_key_condition = kc;
+  plan->suggested_filter = rest;
+  if (narrower && cand->kind == DYN_INDEX_TABLE)
+    plan->suggestion = g_strdup_printf (_("Query on the %s possible: its sort key %s narrows the read"),
+                                        index_label (cand, label), cand->keys.sort_key);
+  else if (narrower)
+    plan->suggestion = g_strdup_printf (_("Query on index %s possible: its sort key %s narrows the read"),
+                                        cand->name, cand->keys.sort_key);
+  else if (cand->kind == DYN_INDEX_TABLE)
+    plan->suggestion = g_strdup_printf (_("Query on the %s possible"), index_label (cand, label));
+  else
+    plan->suggestion = g_strdup_printf (_("Query on index %s possible"), cand->name);
+}
+
+/* A Query without a sort-key condition: is there a source with the same
+ * partition key whose sort key @condition also limits? Only sources that
+ * return every attribute (a narrower read must not return less). */
+static void
+suggest_narrower (DynExprPlan        *plan,
+                  const DynTableKeys *table,
+                  const DynIndexInfo *info,
+                  DynExprNode        *condition)
+{
+  g_autoptr(GPtrArray) candidates = list_candidates (table, info);
+
+  for (guint i = 1; i < candidates->len; i++)
+    {
+      const DynIndexInfo *cand = candidates->pdata[i];
+      DynExprNode *kc = NULL, *rest = NULL;
+
+      if (cand->projection != DYN_PROJECTION_ALL ||
+          g_strcmp0 (cand->keys.partition_key, info->keys.partition_key) != 0 ||
+          !split_for_query (condition, cand, &kc, &rest))
+        continue;
+      if (!key_condition_has_sort (kc, &cand->keys))
+        {
+          dyn_expr_node_unref (kc);
+          g_clear_pointer (&rest, dyn_expr_node_unref);
+          continue;
+        }
+      set_suggestion (plan, cand, kc, rest, TRUE);
+      return;
+    }
+}
+
+/* A Scan of @info: the first source (of list_candidates(), from @first)
+ * where @condition runs as a Query — or a later one with the same partition
+ * key that also narrows it by its sort key. Returns the source suggested. */
+static const DynIndexInfo *
+suggest_query (DynExprPlan        *plan,
+               const DynTableKeys *table,
+               const DynIndexInfo *info,
+               DynExprNode        *condition,
+               guint               first)
+{
+  g_autoptr(GPtrArray) candidates = list_candidates (table, info);
+  const DynIndexInfo *best = NULL;
+  DynExprNode *best_kc = NULL, *best_rest = NULL;
+  gboolean best_sorted = FALSE;
+
+  for (guint i = first; i < candidates->len && !best_sorted; i++)
+    {
+      const DynIndexInfo *cand = candidates->pdata[i];
+      DynExprNode *kc = NULL, *rest = NULL;
+      gboolean sorted;
+
+      if (!split_for_query (condition, cand, &kc, &rest))
+        continue;
+      sorted = key_condition_has_sort (kc, &cand->keys);
+      if (best == NULL ||
+          (sorted && cand->projection == DYN_PROJECTION_ALL &&
+           g_strcmp0 (cand->keys.partition_key, best->keys.partition_key) == 0))
+        {
+          g_clear_pointer (&best_kc, dyn_expr_node_unref);
+          g_clear_pointer (&best_rest, dyn_expr_node_unref);
+          best = cand;
+          best_kc = kc;
+          best_rest = rest;
+          best_sorted = sorted;
+        }
+      else
+        {
+          dyn_expr_node_unref (kc);
+          g_clear_pointer (&rest, dyn_expr_node_unref);
+        }
+    }
+  if (best != NULL)
+    set_suggestion (plan, best, best_kc, best_rest, FALSE);
+  return best;
+}
+
+static void
+set_query_reason (DynExprPlan        *plan,
+                  const DynIndexInfo *info,
+                  DynExprNode        *key_condition)
+{
+  g_autoptr(GString) label = g_string_new (NULL);
+  DynExprNode *pk = NULL, *sk = NULL;
+  g_autofree char *pk_text = NULL;
+
+  analyse_key_condition (key_condition, &info->keys, &pk, &sk, NULL);
+  pk_text = pk ? describe_term (pk) : g_strdup ("");
+  if (sk != NULL)
+    {
+      g_autofree char *sk_text = describe_term (sk);
+
+      plan->reason = g_strdup_printf (_("Query on %s: partition key %s, sort key %s"),
+                                      index_label (info, label), pk_text, sk_text);
+    }
+  else
+    plan->reason = g_strdup_printf (_("Query on %s: partition key %s"), index_label (info, label), pk_text);
+}
+
+static DynExprNode *
+conjunction (DynExprNode *a,
+             DynExprNode *b)
+{
+  g_autoptr(GPtrArray) terms = g_ptr_array_new ();
+  DynExprNode *and = dyn_expr_node_new (DYN_EXPR_AND);
+
+  collect_conjuncts (a, terms);
+  collect_conjuncts (b, terms);
+  for (guint i = 0; i < terms->len; i++)
+    g_ptr_array_add (and->children, dyn_expr_node_copy (terms->pdata[i]));
+  return and;
+}
+
 DynExprPlan *
 dyn_expr_plan (const DynTableKeys  *table,
                const char          *index_name,
@@ -2231,8 +2520,123 @@ dyn_expr_plan (const DynTableKeys  *table,
                GError             **error)
 {
   g_autoptr(DynExprPlan) plan = NULL;
+  const DynIndexInfo *info;
+  DynExprNode *kc = NULL, *rest = NULL;
+
+  g_return_val_if_fail (table != NULL, NULL);
+
+  info = dyn_table_keys_lookup (table, index_name);
+  if (info == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "the table has no index %s", index_name);
+      return NULL;
+    }
+
+  plan = g_new0 (DynExprPlan, 1);
+  plan->index_name = info->kind == DYN_INDEX_TABLE ? NULL : g_strdup (info->name);
+  plan->key_condition = key_condition ? dyn_expr_node_ref (key_condition) : NULL;
+  plan->filter = filter ? dyn_expr_node_ref (filter) : NULL;
+
+  if (key_condition != NULL)
+    {
+      if (!dyn_expr_validate_key_condition (table, index_name, key_condition, error))
+        return NULL;
+      if (filter != NULL && !dyn_expr_validate (filter, DYN_EXPR_ROLE_FILTER, &info->keys, error))
+        return NULL;
+
+      plan->operation = DYN_EXPR_PLAN_QUERY;
+      set_query_reason (plan, info, key_condition);
+      if (filter != NULL && !key_condition_has_sort (key_condition, &info->keys))
+        {
+          g_autoptr(DynExprNode) all = conjunction (key_condition, filter);
+
+          suggest_narrower (plan, table, info, all);
+        }
+      return g_steal_pointer (&plan);
+    }
+
+  plan->operation = DYN_EXPR_PLAN_SCAN;
+  if (filter != NULL && !dyn_expr_validate (filter, DYN_EXPR_ROLE_FILTER, NULL, error))
+    return NULL;
+
+  if (filter == NULL)
+    {
+      plan->reason = g_strdup_printf (_("Scan: no condition on the partition key %s"),
+                                      info->keys.partition_key);
+      return g_steal_pointer (&plan);
+    }
+
+  plan->reason = g_strdup_printf (_("Scan: no equality on the partition key %s"),
+                                  info->keys.partition_key);
+
+  /* Could the filter run as a Query: first on the chosen table/index, then
+   * on the table, then on each index? */
+  if (suggest_query (plan, table, info, filter, 0) != NULL && split_for_query (filter, info, &kc, &rest))
+    {
+      g_clear_pointer (&kc, dyn_expr_node_unref);
+      g_clear_pointer (&rest, dyn_expr_node_unref);
+      g_free (plan->reason);
+      plan->reason = g_strdup_printf (_("Scan: the equality on the partition key %s is in the filter, "
+                                        "not in the key condition"),
+                                      info->keys.partition_key);
+    }
+
+  return g_steal_pointer (&plan);
+}
+
+/* A top-level condition on a key attribute of the source compares it with a
+ * value of another type: no item can match, and a Query would refuse it. The
+ * same message as the key condition's check. */
+static gboolean
+check_key_types (DynExprNode         *condition,
+                 const DynKeySchema  *keys,
+                 GError             **error)
+{
+  g_autoptr(GPtrArray) terms = g_ptr_array_new ();
+
+  collect_conjuncts (condition, terms);
+  for (guint i = 0; i < terms->len; i++)
+    {
+      DynExprNode *t = terms->pdata[i];
+      DynExprNode *path = NULL;
+      const char *name;
+      DynValueType type;
+
+      if (t->kind != DYN_EXPR_COMPARE && t->kind != DYN_EXPR_BETWEEN && t->kind != DYN_EXPR_BEGINS_WITH)
+        continue;
+      for (guint j = 0; j < t->children->len && path == NULL; j++)
+        if (((DynExprNode *) t->children->pdata[j])->kind == DYN_EXPR_PATH)
+          path = t->children->pdata[j];
+      name = path ? dyn_expr_path_get_top_name (path->path) : NULL;
+      if (name == NULL)
+        continue;
+      if (g_strcmp0 (name, keys->partition_key) == 0)
+        type = keys->partition_type;
+      else if (keys->sort_key != NULL && strcmp (name, keys->sort_key) == 0)
+        type = keys->sort_type;
+      else
+        continue;
+      for (guint j = 0; j < t->children->len; j++)
+        {
+          DynExprNode *v = t->children->pdata[j];
+
+          if (v->kind == DYN_EXPR_VALUE && !check_key_value (v, name, type, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+DynExprPlan *
+dyn_expr_plan_condition (const DynTableKeys  *table,
+                         const char          *index_name,
+                         DynExprNode         *condition,
+                         GError             **error)
+{
+  g_autoptr(DynExprPlan) plan = NULL;
   g_autoptr(GString) label = g_string_new (NULL);
   const DynIndexInfo *info;
+  DynExprNode *kc = NULL, *rest = NULL;
 
   g_return_val_if_fail (table != NULL, NULL);
 
@@ -2246,83 +2650,44 @@ dyn_expr_plan (const DynTableKeys  *table,
   plan = g_new0 (DynExprPlan, 1);
   plan->index_name = info->kind == DYN_INDEX_TABLE ? NULL : g_strdup (info->name);
 
-  if (key_condition != NULL)
+  if (condition == NULL)
     {
-      DynExprNode *pk = NULL, *sk = NULL;
-      g_autofree char *pk_text = NULL;
+      plan->operation = DYN_EXPR_PLAN_SCAN;
+      plan->reason = g_strdup_printf (_("Scan: no condition on the partition key %s"),
+                                      info->keys.partition_key);
+      return g_steal_pointer (&plan);
+    }
+  if (!dyn_expr_validate (condition, DYN_EXPR_ROLE_FILTER, NULL, error) ||
+      !check_key_types (condition, &info->keys, error))
+    return NULL;
 
-      if (!dyn_expr_validate (key_condition, DYN_EXPR_ROLE_KEY_CONDITION, &info->keys, error) ||
-          !analyse_key_condition (key_condition, &info->keys, &pk, &sk, error))
-        return NULL;
-      if (filter != NULL && !dyn_expr_validate (filter, DYN_EXPR_ROLE_FILTER, &info->keys, error))
-        return NULL;
-
+  if (split_for_query (condition, info, &kc, &rest))
+    {
       plan->operation = DYN_EXPR_PLAN_QUERY;
-      pk_text = describe_term (pk);
-      if (sk != NULL)
-        {
-          g_autofree char *sk_text = describe_term (sk);
-
-          plan->reason = g_strdup_printf ("Query on %s: partition key %s, sort key %s",
-                                          index_label (info, label), pk_text, sk_text);
-        }
-      else
-        plan->reason = g_strdup_printf ("Query on %s: partition key %s",
-                                        index_label (info, label), pk_text);
+      plan->key_condition = kc;
+      plan->filter = rest;
+      set_query_reason (plan, info, kc);
+      if (!key_condition_has_sort (kc, &info->keys))
+        suggest_narrower (plan, table, info, condition);
       return g_steal_pointer (&plan);
     }
 
   plan->operation = DYN_EXPR_PLAN_SCAN;
-  if (filter != NULL && !dyn_expr_validate (filter, DYN_EXPR_ROLE_FILTER, NULL, error))
-    return NULL;
-
-  if (filter == NULL)
+  plan->filter = dyn_expr_node_ref (condition);
+  if (try_split (condition, info, &kc, &rest))
     {
-      plan->reason = g_strdup_printf ("Scan: no condition on the partition key %s",
-                                      info->keys.partition_key);
-      return g_steal_pointer (&plan);
+      /* The key attributes are compared more than a key condition allows,
+       * and a Query's filter may not name them. */
+      g_clear_pointer (&kc, dyn_expr_node_unref);
+      g_clear_pointer (&rest, dyn_expr_node_unref);
+      plan->reason = g_strdup_printf (_("Scan: the conditions on the keys of %s do not fit one key condition"),
+                                      index_label (info, label));
     }
+  else
+    plan->reason = g_strdup_printf (_("Scan: no equality on the partition key %s"),
+                                    info->keys.partition_key);
 
-  plan->reason = g_strdup_printf ("Scan: no equality on the partition key %s",
-                                  info->keys.partition_key);
-
-  /* Could the filter run as a Query: first on the chosen table/index, then
-   * on the table, then on each index? */
-  {
-    g_autoptr(GPtrArray) candidates = g_ptr_array_new ();
-
-    g_ptr_array_add (candidates, (gpointer) info);
-    if (info != &table->table)
-      g_ptr_array_add (candidates, (gpointer) &table->table);
-    for (guint i = 0; i < table->indexes->len; i++)
-      if (table->indexes->pdata[i] != info)
-        g_ptr_array_add (candidates, table->indexes->pdata[i]);
-
-    for (guint i = 0; i < candidates->len; i++)
-      {
-        const DynIndexInfo *cand = candidates->pdata[i];
-        DynExprNode *kc = NULL, *rest = NULL;
-
-        if (!try_split (filter, cand, &kc, &rest))
-          continue;
-        plan->suggested_index = g_strdup (cand->kind == DYN_INDEX_TABLE ? (cand->name ? cand->name : "")
-                                                                         : cand->name);
-        plan->suggested_key_condition = kc;
-        plan->suggested_filter = rest;
-        if (cand->kind == DYN_INDEX_TABLE)
-          plan->suggestion = g_strdup_printf ("Query on the %s possible", index_label (cand, label));
-        else
-          plan->suggestion = g_strdup_printf ("Query on index %s possible", cand->name);
-        if (cand == info)
-          {
-            g_free (plan->reason);
-            plan->reason = g_strdup_printf ("Scan: the equality on the partition key %s is in the filter, not in the key condition",
-                                            info->keys.partition_key);
-          }
-        break;
-      }
-  }
-
+  suggest_query (plan, table, info, condition, 1);
   return g_steal_pointer (&plan);
 }
 

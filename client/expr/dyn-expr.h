@@ -320,6 +320,7 @@ DynIndexInfo *dyn_table_keys_add_index    (DynTableKeys *self, const char *name,
                                            const char *partition_key, DynValueType partition_type,
                                            const char *sort_key, DynValueType sort_type,
                                            DynProjectionType projection);
+DynTableKeys *dyn_table_keys_copy         (const DynTableKeys *self) G_GNUC_WARN_UNUSED_RESULT;
 /* NULL or "" returns the table itself. */
 const DynIndexInfo *dyn_table_keys_lookup (const DynTableKeys *self, const char *index_name);
 void          dyn_table_keys_free         (DynTableKeys *self);
@@ -338,6 +339,18 @@ void          dyn_table_keys_free         (DynTableKeys *self);
  */
 gboolean      dyn_expr_validate           (DynExprNode *node, DynExprRole role,
                                            const DynKeySchema *keys, GError **error);
+
+/**
+ * dyn_expr_validate_key_condition:
+ * @index_name: (nullable): the index read, NULL for the table
+ *
+ * dyn_expr_validate() of a key condition on @index_name of @table. An
+ * attribute that is not a key of the source read, but the sort key of the
+ * table or of a local secondary index with the same partition key, is named
+ * so ("… or query the local secondary index ByRating, whose sort key it is").
+ */
+gboolean      dyn_expr_validate_key_condition (const DynTableKeys *table, const char *index_name,
+                                               DynExprNode *key_condition, GError **error);
 
 /* Request-level placeholder check on raw text: every #name / :value token in
  * @expressions (NULL-terminated) is defined in @names / @values, and every
@@ -422,15 +435,19 @@ typedef enum {
  * How a read runs and why. @reason is a sentence for the user:
  * "Query on table Projects: partition key EntityRef = …, sort key Detail
  * begins_with …" or "Scan: no equality on the partition key EntityRef".
- * When a Scan could be a Query, @suggested_index is the table name (for the
- * table) or the index name, @suggestion says so ("Query on index GSI1
- * possible") and @suggested_key_condition / @suggested_filter are the split
- * of the filter that would run it.
+ * @key_condition and @filter are what runs (either may be NULL).
+ * When another read would do better — a Scan that could be a Query, or a
+ * Query that another source's sort key narrows — @suggested_index is the
+ * table name (for the table) or the index name, @suggestion says so ("Query
+ * on index GSI1 possible") and @suggested_key_condition / @suggested_filter
+ * are the split that would run it.
  */
 typedef struct {
   DynExprPlanOperation  operation;
   char                 *index_name;      /* NULL: the table */
   char                 *reason;
+  DynExprNode          *key_condition;   /* Query: the key condition */
+  DynExprNode          *filter;          /* NULL: none */
   char                 *suggested_index; /* NULL: none */
   char                 *suggestion;
   DynExprNode          *suggested_key_condition;
@@ -448,6 +465,22 @@ typedef struct {
 DynExprPlan  *dyn_expr_plan               (const DynTableKeys *table, const char *index_name,
                                            DynExprNode *key_condition, DynExprNode *filter,
                                            GError **error) G_GNUC_WARN_UNUSED_RESULT;
+/**
+ * dyn_expr_plan_condition:
+ * @index_name: (nullable): the source read ("Read from"), NULL for the table
+ * @condition: (nullable): what the items read must meet
+ *
+ * Plans a read of the items that meet @condition: a Query on @index_name
+ * when its top-level conjuncts hold an equality on the source's partition key
+ * (that, and one sort-key condition, become the key condition; the rest is
+ * the filter), else a Scan with @condition as the filter. A comparison of a
+ * key attribute of the source with a value of another type is an error (no
+ * item can match; the key condition's message, with its position). The
+ * suggestion names another source that can Query the items, or that narrows
+ * the Query by its sort key.
+ */
+DynExprPlan  *dyn_expr_plan_condition     (const DynTableKeys *table, const char *index_name,
+                                           DynExprNode *condition, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 void          dyn_expr_plan_free          (DynExprPlan *plan);
 
 /* ------------------------------------------------------------------------ */

@@ -1,0 +1,692 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dyn-read-request"
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "dyn-error.h"
+#include "dyn-read-request.h"
+
+struct _DynReadRequest
+{
+  GObject         parent_instance;
+
+  DynTableKeys   *keys;           /* NULL: unknown */
+  char           *table;
+  char           *index;
+  DynReadMode     mode;
+  DynExprPlan    *plan;
+  DynExprContext *context;
+  DynRequest     *request;
+  GError         *error;
+  const char     *error_field;
+  char           *suggested_index;
+  char           *suggestion;
+  DynExprNode    *suggested_key_condition;
+};
+
+G_DEFINE_FINAL_TYPE (DynReadRequest, dyn_read_request, G_TYPE_OBJECT)
+
+/* ------------------------------------------------------------------------ */
+/* Compiling */
+
+typedef struct
+{
+  DynExprRole  role;
+  DynExprNode *node;    /* borrowed; NULL: none */
+} Slot;
+
+static char **
+request_field (DynRequest  *request,
+               DynExprRole  role)
+{
+  switch (role)
+    {
+    case DYN_EXPR_ROLE_KEY_CONDITION: return &request->key_condition;
+    case DYN_EXPR_ROLE_FILTER: return &request->filter;
+    case DYN_EXPR_ROLE_CONDITION: return &request->condition;
+    case DYN_EXPR_ROLE_UPDATE: return &request->update;
+    case DYN_EXPR_ROLE_PROJECTION: return &request->projection;
+    default: g_return_val_if_reached (NULL);
+    }
+}
+
+/* The value placeholder of the partition key's equality (":er" for
+ * "#er = :er") in a compiled key condition: the one holding @value. */
+static const char *
+placeholder_for (DynExprContext *ctx,
+                 DynValue       *value)
+{
+  for (guint i = 0; i < dyn_expr_context_get_n_values (ctx); i++)
+    {
+      DynValue *v = NULL;
+      const char *name = dyn_expr_context_get_value (ctx, i, &v);
+
+      if (v != NULL && dyn_value_equal (v, value))
+        return name;
+    }
+  return NULL;
+}
+
+/* The partition-key value of a (single-shard) key condition. */
+static DynValue *
+partition_value (DynExprNode        *node,
+                 const DynKeySchema *keys)
+{
+  if (dyn_expr_node_get_kind (node) == DYN_EXPR_AND)
+    {
+      for (guint i = 0; i < dyn_expr_node_get_n_children (node); i++)
+        {
+          DynValue *v = partition_value (dyn_expr_node_get_child (node, i), keys);
+
+          if (v != NULL)
+            return v;
+        }
+      return NULL;
+    }
+  if (dyn_expr_node_get_kind (node) == DYN_EXPR_COMPARE && dyn_expr_node_get_op (node) == DYN_EXPR_OP_EQ)
+    {
+      DynExprNode *a = dyn_expr_node_get_child (node, 0);
+      DynExprNode *b = dyn_expr_node_get_child (node, 1);
+
+      if (dyn_expr_node_get_kind (a) != DYN_EXPR_PATH)
+        {
+          DynExprNode *t = a;
+
+          a = b;
+          b = t;
+        }
+      if (dyn_expr_node_get_kind (a) == DYN_EXPR_PATH && dyn_expr_node_get_kind (b) == DYN_EXPR_VALUE &&
+          g_strcmp0 (dyn_expr_path_get_top_name (dyn_expr_node_get_path (a)), keys->partition_key) == 0)
+        return dyn_expr_node_get_value (b);
+    }
+  return NULL;
+}
+
+static DynExprNode *
+path_operand (DynExprNode  *cond,
+              DynValueType *type)
+{
+  DynExprNode *path = NULL;
+
+  *type = DYN_VALUE_S;
+  for (guint i = 0; i < dyn_expr_node_get_n_children (cond); i++)
+    {
+      DynExprNode *c = dyn_expr_node_get_child (cond, i);
+
+      if (dyn_expr_node_get_kind (c) == DYN_EXPR_PATH && path == NULL)
+        path = c;
+      else if (dyn_expr_node_get_kind (c) == DYN_EXPR_VALUE && dyn_expr_node_get_value (c) != NULL)
+        *type = dyn_value_get_value_type (dyn_expr_node_get_value (c));
+    }
+  return path;
+}
+
+static void
+key_schema_free (DynKeySchema *keys)
+{
+  g_free (keys->partition_key);
+  g_free (keys->sort_key);
+  g_free (keys);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynKeySchema, key_schema_free)
+
+/* Without the table's keys, a key condition names its own: the attribute
+ * compared for equality is the partition key, the other one the sort key. */
+static DynKeySchema *
+infer_key_schema (DynExprNode *node)
+{
+  DynKeySchema *keys = g_new0 (DynKeySchema, 1);
+  DynExprNode *single[] = { node };
+  DynExprNode **conds = single;
+  guint n = 1;
+  g_autofree DynExprNode **children = NULL;
+
+  if (dyn_expr_node_get_kind (node) == DYN_EXPR_AND)
+    {
+      n = dyn_expr_node_get_n_children (node);
+      children = g_new0 (DynExprNode *, n);
+      for (guint i = 0; i < n; i++)
+        children[i] = dyn_expr_node_get_child (node, i);
+      conds = children;
+    }
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < n; i++)
+      {
+        DynValueType type;
+        DynExprNode *path = path_operand (conds[i], &type);
+        const char *name = path ? dyn_expr_path_get_top_name (dyn_expr_node_get_path (path)) : NULL;
+        gboolean eq = dyn_expr_node_get_kind (conds[i]) == DYN_EXPR_COMPARE &&
+                      dyn_expr_node_get_op (conds[i]) == DYN_EXPR_OP_EQ;
+
+        if (name == NULL)
+          continue;
+        if (pass == 0 && eq && keys->partition_key == NULL)
+          {
+            keys->partition_key = g_strdup (name);
+            keys->partition_type = type;
+          }
+        else if (pass == 1 && keys->sort_key == NULL && g_strcmp0 (name, keys->partition_key) != 0)
+          {
+            keys->sort_key = g_strdup (name);
+            keys->sort_type = type;
+          }
+      }
+  return keys;
+}
+
+/* Compiles the slots, in order, into @ctx and onto @request: the one path
+ * every request's expressions take. @keys: the key schema of the source read
+ * or written, NULL when unknown. On failure *failed names the slot. */
+static gboolean
+compile_slots (DynRequest          *request,
+               DynExprContext      *ctx,
+               const DynKeySchema  *keys,
+               const Slot          *slots,
+               guint                n_slots,
+               DynExprRole         *failed,
+               GError             **error)
+{
+  if (keys != NULL)
+    dyn_expr_context_set_key_schema (ctx, keys);
+
+  for (guint i = 0; i < n_slots; i++)
+    {
+      g_autoptr(DynExprNode) node = NULL;
+      const char *compiled;
+      char **field;
+
+      if (slots[i].node == NULL)
+        continue;
+      *failed = slots[i].role;
+      node = dyn_expr_node_ref (slots[i].node);
+      if (slots[i].role == DYN_EXPR_ROLE_KEY_CONDITION && keys != NULL)
+        {
+          /* A partition key given as a shard range ("WS#acme#01..10") fans out. */
+          g_autoptr(GError) local_error = NULL;
+          g_autoptr(GPtrArray) shards = dyn_expr_expand_sharded_key_condition (node, keys, &local_error);
+
+          if (local_error != NULL)
+            {
+              g_propagate_error (error, g_steal_pointer (&local_error));
+              return FALSE;
+            }
+          if (shards != NULL && shards->len > 0)
+            {
+              g_clear_pointer (&request->shard_values, g_ptr_array_unref);
+              request->shard_values = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+              for (guint s = 0; s < shards->len; s++)
+                {
+                  DynValue *v = partition_value (shards->pdata[s], keys);
+
+                  if (v != NULL)
+                    g_ptr_array_add (request->shard_values, dyn_value_ref (v));
+                }
+              g_clear_pointer (&node, dyn_expr_node_unref);
+              node = dyn_expr_node_ref (shards->pdata[0]);
+            }
+        }
+      if (slots[i].role == DYN_EXPR_ROLE_KEY_CONDITION && keys == NULL)
+        {
+          g_autoptr(DynKeySchema) inferred = infer_key_schema (node);
+
+          dyn_expr_context_set_key_schema (ctx, inferred);
+        }
+      compiled = dyn_expr_context_add (ctx, slots[i].role, node, error);
+      if (compiled == NULL)
+        return FALSE;
+      field = request_field (request, slots[i].role);
+      g_free (*field);
+      *field = g_strdup (compiled);
+
+      if (request->shard_values != NULL && slots[i].role == DYN_EXPR_ROLE_KEY_CONDITION)
+        {
+          g_free (request->shard_placeholder);
+          request->shard_placeholder = g_strdup (placeholder_for (ctx, request->shard_values->pdata[0]));
+        }
+    }
+
+  g_hash_table_unref (request->names);
+  g_hash_table_unref (request->values);
+  request->names = dyn_expr_context_dup_names (ctx);
+  request->values = dyn_expr_context_dup_values (ctx);
+  return TRUE;
+}
+
+static DynExprNode *
+parse_text (const char   *text,
+            DynExprRole   role,
+            GHashTable   *names,
+            GHashTable   *values,
+            GError      **error)
+{
+  if (text == NULL)
+    return NULL;
+  return dyn_expr_parse (text, role, names, values, NULL, error);
+}
+
+gboolean
+dyn_request_compile_expressions (DynRequest          *request,
+                                 const DynTableKeys  *table,
+                                 const char          *key_condition,
+                                 const char          *filter,
+                                 const char          *condition,
+                                 const char          *update,
+                                 const char          *projection,
+                                 GHashTable          *names,
+                                 GHashTable          *values,
+                                 GError             **error)
+{
+  const char *texts[DYN_EXPR_N_ROLES] = { NULL };
+  DynExprNode *nodes[DYN_EXPR_N_ROLES] = { NULL };
+  Slot slots[DYN_EXPR_N_ROLES];
+  g_autoptr(DynExprContext) ctx = dyn_expr_context_new ();
+  g_autoptr(GError) local_error = NULL;
+  const DynIndexInfo *target = table ? dyn_table_keys_lookup (table, request->index) : NULL;
+  DynExprRole failed = DYN_EXPR_ROLE_KEY_CONDITION;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (request != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (table != NULL && request->index != NULL && target == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                   "Table %s has no index named %s", request->table, request->index);
+      return FALSE;
+    }
+
+  texts[DYN_EXPR_ROLE_KEY_CONDITION] = key_condition;
+  texts[DYN_EXPR_ROLE_FILTER] = filter;
+  texts[DYN_EXPR_ROLE_CONDITION] = condition;
+  texts[DYN_EXPR_ROLE_UPDATE] = update;
+  texts[DYN_EXPR_ROLE_PROJECTION] = projection;
+  for (guint i = 0; i < DYN_EXPR_N_ROLES && ok; i++)
+    {
+      nodes[i] = parse_text (texts[i], i, names, values, &local_error);
+      slots[i].role = i;
+      slots[i].node = nodes[i];
+      if (texts[i] != NULL && nodes[i] == NULL)
+        {
+          failed = i;
+          ok = FALSE;
+        }
+    }
+  if (ok)
+    ok = compile_slots (request, ctx, target ? &target->keys : NULL, slots, G_N_ELEMENTS (slots),
+                        &failed, &local_error);
+  for (guint i = 0; i < DYN_EXPR_N_ROLES; i++)
+    g_clear_pointer (&nodes[i], dyn_expr_node_unref);
+  if (!ok)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "%s: %s",
+                   dyn_expr_role_get_field (failed), local_error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject */
+
+static void
+dyn_read_request_finalize (GObject *object)
+{
+  DynReadRequest *self = DYN_READ_REQUEST (object);
+
+  g_clear_pointer (&self->keys, dyn_table_keys_free);
+  g_free (self->table);
+  g_free (self->index);
+  g_clear_pointer (&self->plan, dyn_expr_plan_free);
+  g_clear_pointer (&self->context, dyn_expr_context_free);
+  g_clear_pointer (&self->request, dyn_request_free);
+  g_clear_error (&self->error);
+  g_free (self->suggested_index);
+  g_free (self->suggestion);
+  g_clear_pointer (&self->suggested_key_condition, dyn_expr_node_unref);
+  G_OBJECT_CLASS (dyn_read_request_parent_class)->finalize (object);
+}
+
+static void
+dyn_read_request_class_init (DynReadRequestClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = dyn_read_request_finalize;
+}
+
+static void
+dyn_read_request_init (DynReadRequest *self)
+{
+}
+
+/* ------------------------------------------------------------------------ */
+/* Building */
+
+static void
+fail (DynReadRequest *self,
+      GError         *error,
+      const char     *field)
+{
+  g_clear_error (&self->error);
+  self->error = error;
+  self->error_field = field;
+  g_clear_pointer (&self->plan, dyn_expr_plan_free);
+  g_clear_pointer (&self->context, dyn_expr_context_free);
+  g_clear_pointer (&self->request, dyn_request_free);
+}
+
+static void
+take_suggestion (DynReadRequest *self,
+                 DynExprPlan    *plan)
+{
+  if (plan->suggestion == NULL)
+    return;
+  self->suggested_index = g_strdup (plan->suggested_index);
+  self->suggestion = g_strdup (plan->suggestion);
+  if (plan->suggested_key_condition != NULL)
+    self->suggested_key_condition = dyn_expr_node_ref (plan->suggested_key_condition);
+}
+
+/* A key condition that is not valid on the source read: is there a source
+ * on which it is? */
+static void
+suggest_elsewhere (DynReadRequest *self,
+                   DynExprNode    *key_condition,
+                   DynExprNode    *filter)
+{
+  const DynIndexInfo *source = dyn_table_keys_lookup (self->keys, self->index);
+
+  for (guint i = 0; i <= self->keys->indexes->len; i++)
+    {
+      const DynIndexInfo *cand = i == 0 ? &self->keys->table : self->keys->indexes->pdata[i - 1];
+      g_autoptr(DynExprPlan) plan = NULL;
+
+      if (cand == source)
+        continue;
+      plan = dyn_expr_plan (self->keys, cand->kind == DYN_INDEX_TABLE ? NULL : cand->name,
+                            key_condition, filter, NULL);
+      if (plan == NULL)
+        continue;
+      self->suggested_index = g_strdup (cand->kind == DYN_INDEX_TABLE ? self->table : cand->name);
+      self->suggestion = cand->kind == DYN_INDEX_TABLE
+                           ? g_strdup_printf (_("Query on the table %s possible"), self->table)
+                           : g_strdup_printf (_("Query on index %s possible"), cand->name);
+      self->suggested_key_condition = dyn_expr_node_ref (key_condition);
+      return;
+    }
+}
+
+DynReadRequest *
+dyn_read_request_new (const DynTableKeys *keys,
+                      const DynReadSpec  *spec)
+{
+  g_autoptr(DynReadRequest) self = NULL;
+  g_autoptr(DynExprNode) key_condition = NULL;
+  g_autoptr(DynExprNode) filter = NULL;
+  g_autoptr(DynExprNode) projection = NULL;
+  GError *error = NULL;
+  const DynIndexInfo *source = NULL;
+  DynExprNode *run_kc, *run_filter;
+  DynOperation op;
+  DynExprRole failed = DYN_EXPR_ROLE_KEY_CONDITION;
+  Slot slots[3];
+
+  g_return_val_if_fail (spec != NULL, NULL);
+  g_return_val_if_fail (spec->table != NULL || keys != NULL, NULL);
+
+  self = g_object_new (DYN_TYPE_READ_REQUEST, NULL);
+  self->keys = keys ? dyn_table_keys_copy (keys) : NULL;
+  self->table = g_strdup (spec->table ? spec->table : keys->table.name);
+  self->mode = spec->mode;
+  if (spec->index != NULL && spec->index[0] != '\0' && g_strcmp0 (spec->index, self->table) != 0)
+    self->index = g_strdup (spec->index);
+
+  if (self->keys != NULL)
+    {
+      source = dyn_table_keys_lookup (self->keys, self->index);
+      if (source == NULL)
+        {
+          fail (self, g_error_new (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                   _("Table %s has no index named %s"), self->table, self->index), NULL);
+          return g_steal_pointer (&self);
+        }
+    }
+
+  /* What the user wrote. */
+  {
+    struct {
+      DynExprRole   role;
+      DynExprNode  *node;
+      const char   *text;
+      DynExprNode **out;
+    } given[] = {
+      { DYN_EXPR_ROLE_KEY_CONDITION, spec->key_condition_node, spec->key_condition, &key_condition },
+      { DYN_EXPR_ROLE_FILTER, spec->filter_node, spec->filter, &filter },
+      { DYN_EXPR_ROLE_PROJECTION, NULL, spec->projection, &projection },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (given); i++)
+      {
+        if (given[i].node != NULL)
+          *given[i].out = dyn_expr_node_ref (given[i].node);
+        else if (given[i].text != NULL &&
+                 (*given[i].out = parse_text (given[i].text, given[i].role, spec->names, spec->values,
+                                              &error)) == NULL)
+          {
+            fail (self, error, dyn_expr_role_get_field (given[i].role));
+            return g_steal_pointer (&self);
+          }
+      }
+  }
+
+  /* The plan: what runs, and why. */
+  if (self->keys != NULL && self->mode == DYN_READ_CONDITION)
+    {
+      self->plan = dyn_expr_plan_condition (self->keys, self->index, filter, &error);
+      if (self->plan == NULL)
+        {
+          fail (self, error, NULL);
+          return g_steal_pointer (&self);
+        }
+    }
+  else if (self->keys != NULL)
+    {
+      if (key_condition != NULL &&
+          !dyn_expr_validate_key_condition (self->keys, self->index, key_condition, &error))
+        {
+          suggest_elsewhere (self, key_condition, filter);
+          fail (self, error, dyn_expr_role_get_field (DYN_EXPR_ROLE_KEY_CONDITION));
+          return g_steal_pointer (&self);
+        }
+      if (filter != NULL &&
+          !dyn_expr_validate (filter, DYN_EXPR_ROLE_FILTER, key_condition ? &source->keys : NULL, &error))
+        {
+          fail (self, error, dyn_expr_role_get_field (DYN_EXPR_ROLE_FILTER));
+          return g_steal_pointer (&self);
+        }
+      self->plan = dyn_expr_plan (self->keys, self->index, key_condition, filter, &error);
+      if (self->plan == NULL)
+        {
+          fail (self, error, NULL);
+          return g_steal_pointer (&self);
+        }
+    }
+  if (self->plan != NULL)
+    {
+      take_suggestion (self, self->plan);
+      run_kc = self->plan->key_condition;
+      run_filter = self->plan->filter;
+      op = self->plan->operation == DYN_EXPR_PLAN_QUERY ? DYN_OP_QUERY : DYN_OP_SCAN;
+    }
+  else
+    {
+      /* Without the keys: as written, unchecked against them. */
+      run_kc = self->mode == DYN_READ_EXPLICIT ? key_condition : NULL;
+      run_filter = filter;
+      op = run_kc != NULL ? DYN_OP_QUERY : DYN_OP_SCAN;
+    }
+
+  /* The request. */
+  self->request = dyn_request_new (op, self->table);
+  self->request->index = g_strdup (self->index);
+  self->request->limit = spec->limit;
+  self->request->scan_forward = !spec->descending;
+  self->request->consistent_read = spec->consistent_read;
+  self->context = dyn_expr_context_new ();
+  slots[0] = (Slot) { DYN_EXPR_ROLE_KEY_CONDITION, run_kc };
+  slots[1] = (Slot) { DYN_EXPR_ROLE_FILTER, run_filter };
+  slots[2] = (Slot) { DYN_EXPR_ROLE_PROJECTION, projection };
+  if (!compile_slots (self->request, self->context, source ? &source->keys : NULL,
+                      slots, G_N_ELEMENTS (slots), &failed, &error))
+    {
+      fail (self, error, dyn_expr_role_get_field (failed));
+      return g_steal_pointer (&self);
+    }
+  return g_steal_pointer (&self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Accessors */
+
+gboolean
+dyn_read_request_is_valid (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), FALSE);
+  return self->error == NULL;
+}
+
+const GError *
+dyn_read_request_get_error (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->error;
+}
+
+const char *
+dyn_read_request_get_error_field (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->error_field;
+}
+
+const char *
+dyn_read_request_get_table (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->table;
+}
+
+const char *
+dyn_read_request_get_index (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->index;
+}
+
+DynReadMode
+dyn_read_request_get_mode (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), DYN_READ_EXPLICIT);
+  return self->mode;
+}
+
+DynOperation
+dyn_read_request_get_operation (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), DYN_OP_SCAN);
+  return self->request ? self->request->op : DYN_OP_SCAN;
+}
+
+const DynExprPlan *
+dyn_read_request_get_plan (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->plan;
+}
+
+const char *
+dyn_read_request_get_suggested_index (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->suggested_index;
+}
+
+const char *
+dyn_read_request_get_suggestion (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->suggestion;
+}
+
+DynExprNode *
+dyn_read_request_get_suggested_key_condition (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->suggested_key_condition;
+}
+
+const char *
+dyn_read_request_get_expression (DynReadRequest *self,
+                                 DynExprRole     role)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  g_return_val_if_fail ((guint) role < DYN_EXPR_N_ROLES, NULL);
+
+  if (self->request == NULL)
+    return NULL;
+  return *request_field (self->request, role);
+}
+
+DynExprContext *
+dyn_read_request_get_context (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->context;
+}
+
+const DynRequest *
+dyn_read_request_get_request (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->request;
+}
+
+JsonNode *
+dyn_read_request_dup_body (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  g_return_val_if_fail (self->request != NULL, NULL);
+  return dyn_request_to_json (self->request);
+}
+
+char *
+dyn_read_request_dup_snippet (DynReadRequest     *self,
+                              DynSnippetLanguage  lang,
+                              const char         *endpoint,
+                              const char         *region)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  g_return_val_if_fail (self->request != NULL, NULL);
+  return dyn_snippet_generate (lang, self->request, endpoint, region);
+}
+
+DynPager *
+dyn_read_request_new_pager (DynReadRequest *self,
+                            DynClient      *client)
+{
+  const DynIndexInfo *source;
+
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  g_return_val_if_fail (DYN_IS_CLIENT (client), NULL);
+  g_return_val_if_fail (self->request != NULL, NULL);
+
+  if (self->request->shard_values != NULL && self->request->shard_placeholder != NULL)
+    {
+      source = self->keys ? dyn_table_keys_lookup (self->keys, self->index) : NULL;
+      return dyn_pager_new_fan_out (client, self->request, self->request->shard_placeholder,
+                                    self->request->shard_values, source ? source->keys.sort_key : NULL);
+    }
+  return dyn_pager_new (client, self->request);
+}
