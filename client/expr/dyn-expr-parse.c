@@ -1683,3 +1683,22 @@ dyn_expr_parse_value (const char  *text,
     }
   return v;
 }
+
+DynExprPath *
+dyn_expr_path_parse (const char  *text,
+                     GError     **error)
+{
+  g_autoptr(DynExprNode) node = NULL;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  node = dyn_expr_parse (text, DYN_EXPR_ROLE_PROJECTION, NULL, NULL, NULL, error);
+  if (node == NULL)
+    return NULL;
+  if (node->children->len != 1)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "expected a single path");
+      return NULL;
+    }
+  return dyn_expr_path_copy (((DynExprNode *) node->children->pdata[0])->path);
+}

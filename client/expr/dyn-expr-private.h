@@ -59,6 +59,16 @@ gboolean  _dyn_expr_is_plain_name     (const char *name);   /* [A-Za-z][A-Za-z0-
 gboolean  _dyn_expr_is_keyword        (const char *word, gsize len);
 gboolean  _dyn_expr_role_is_condition (DynExprRole role);
 gboolean  _dyn_expr_request_check     (DynExprNode *filter, const DynKeySchema *keys, GError **error);
+gboolean  _dyn_expr_segment_equal     (const DynExprSegment *a, const DynExprSegment *b);
+/* FALSE with an error at the node when it has fewer than @min or more than @max children. */
+gboolean  _dyn_expr_check_arity       (DynExprNode *node, guint min, guint max, GError **error);
+/* Rules shared with the planner (dyn-expr-rules.c). */
+void      _dyn_expr_collect_conjuncts (DynExprNode *node, GPtrArray *out);
+gboolean  _dyn_expr_check_key_value   (DynExprNode *v, const char *key, DynValueType key_type,
+                                       GError **error);
+gboolean  _dyn_expr_analyse_key_condition (DynExprNode *node, const DynKeySchema *keys,
+                                           DynExprNode **pk_term, DynExprNode **sk_term,
+                                           GError **error);
 gboolean  _dyn_expr_placeholder_valid (const char *token);  /* "#x"/":x": [A-Za-z0-9_]+ */
 
 G_END_DECLS

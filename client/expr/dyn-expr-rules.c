@@ -1,0 +1,764 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dyn-expr"
+
+/* DynamoDB's rules for each kind of expression, checked before a request is
+ * sent: operand kinds, functions, key conditions against the table's keys,
+ * overlapping update paths, limits. */
+
+#include "config.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "dyn-expr-private.h"
+
+/* The first segment's resolved name (for key-attribute checks), or NULL. */
+static const char *
+path_first_name (const DynExprPath *self)
+{
+  const DynExprSegment *seg;
+
+  if (self->segments->len == 0)
+    return NULL;
+  seg = &g_array_index (self->segments, DynExprSegment, 0);
+  return seg->is_placeholder ? NULL : seg->name;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rules */
+
+typedef struct {
+  DynExprRole          role;
+  const DynKeySchema  *keys;
+  guint                update_ops;
+} Checker;
+
+static gboolean
+is_key_name (const DynKeySchema *keys,
+             const char         *name)
+{
+  if (keys == NULL || name == NULL)
+    return FALSE;
+  return g_strcmp0 (keys->partition_key, name) == 0 || g_strcmp0 (keys->sort_key, name) == 0;
+}
+
+static gboolean
+check_path (Checker      *c,
+            DynExprNode  *node,
+            GError      **error)
+{
+  if (node->kind != DYN_EXPR_PATH)
+    {
+      _dyn_expr_set_error_at (error, node->offset, "expected an attribute path");
+      return FALSE;
+    }
+  if (node->path == NULL || node->path->segments->len == 0 || dyn_expr_path_is_index (node->path, 0))
+    {
+      _dyn_expr_set_error_at (error, node->offset, "a path must start with an attribute name");
+      return FALSE;
+    }
+  if (node->path->segments->len - 1 > DYN_EXPR_MAX_PATH_DEPTH)
+    {
+      _dyn_expr_set_error_at (error, node->offset,
+                              "the document path is nested %u levels deep; the limit is %d",
+                              node->path->segments->len - 1, DYN_EXPR_MAX_PATH_DEPTH);
+      return FALSE;
+    }
+  for (guint i = 0; i < node->path->segments->len; i++)
+    {
+      const char *name = dyn_expr_path_get_name (node->path, i, NULL);
+
+      if (name != NULL && name[0] == '\0')
+        {
+          _dyn_expr_set_error_at (error, node->offset, "an attribute name cannot be empty");
+          return FALSE;
+        }
+    }
+  if (c->role == DYN_EXPR_ROLE_FILTER && is_key_name (c->keys, path_first_name (node->path)))
+    {
+      _dyn_expr_set_error_at (error, node->offset,
+                              "a Query's filter cannot use the key attribute %s; put it in the key condition",
+                              path_first_name (node->path));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_value (DynExprNode  *node,
+             GError      **error)
+{
+  if (node->kind != DYN_EXPR_VALUE)
+    {
+      _dyn_expr_set_error_at (error, node->offset, "expected a value");
+      return FALSE;
+    }
+  if (node->value == NULL && node->placeholder == NULL)
+    {
+      _dyn_expr_set_error_at (error, node->offset, "a value is missing");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Condition operands: path, value, size(path). */
+static gboolean
+check_cond_operand (Checker      *c,
+                    DynExprNode  *node,
+                    GError      **error)
+{
+  switch (node->kind)
+    {
+    case DYN_EXPR_PATH:
+      return check_path (c, node, error);
+    case DYN_EXPR_VALUE:
+      return check_value (node, error);
+    case DYN_EXPR_SIZE:
+      return _dyn_expr_check_arity (node, 1, 1, error) && check_path (c, node->children->pdata[0], error);
+    default:
+      _dyn_expr_set_error_at (error, node->offset,
+                              "a condition compares attribute paths, values and size(path)");
+      return FALSE;
+    }
+}
+
+static gboolean
+check_condition (Checker      *c,
+                 DynExprNode  *node,
+                 guint         depth,
+                 GError      **error)
+{
+  if (depth > DYN_EXPR_MAX_NESTING)
+    {
+      _dyn_expr_set_error_at (error, node->offset, "the expression is nested too deeply");
+      return FALSE;
+    }
+
+  switch (node->kind)
+    {
+    case DYN_EXPR_COMPARE:
+      if (!_dyn_expr_check_arity (node, 2, 2, error))
+        return FALSE;
+      if ((guint) node->op > DYN_EXPR_OP_GE)
+        {
+          _dyn_expr_set_error_at (error, node->offset, "unknown comparison operator");
+          return FALSE;
+        }
+      return check_cond_operand (c, node->children->pdata[0], error) &&
+             check_cond_operand (c, node->children->pdata[1], error);
+
+    case DYN_EXPR_BETWEEN:
+      if (!_dyn_expr_check_arity (node, 3, 3, error))
+        return FALSE;
+      for (guint i = 0; i < 3; i++)
+        if (!check_cond_operand (c, node->children->pdata[i], error))
+          return FALSE;
+      return TRUE;
+
+    case DYN_EXPR_IN:
+      if (node->children->len < 2)
+        {
+          _dyn_expr_set_error_at (error, node->offset, "IN needs at least one value");
+          return FALSE;
+        }
+      if (node->children->len - 1 > DYN_EXPR_MAX_IN_OPERANDS)
+        {
+          _dyn_expr_set_error_at (error, node->offset, "IN has %u operands; the limit is %d",
+                                  node->children->len - 1, DYN_EXPR_MAX_IN_OPERANDS);
+          return FALSE;
+        }
+      for (guint i = 0; i < node->children->len; i++)
+        if (!check_cond_operand (c, node->children->pdata[i], error))
+          return FALSE;
+      return TRUE;
+
+    case DYN_EXPR_ATTRIBUTE_EXISTS:
+    case DYN_EXPR_ATTRIBUTE_NOT_EXISTS:
+      return _dyn_expr_check_arity (node, 1, 1, error) && check_path (c, node->children->pdata[0], error);
+
+    case DYN_EXPR_ATTRIBUTE_TYPE:
+      {
+        DynExprNode *t;
+
+        if (!_dyn_expr_check_arity (node, 2, 2, error) || !check_path (c, node->children->pdata[0], error))
+          return FALSE;
+        t = node->children->pdata[1];
+        if (t->kind != DYN_EXPR_VALUE || !check_value (t, error))
+          {
+            if (t->kind != DYN_EXPR_VALUE)
+              _dyn_expr_set_error_at (error, t->offset, "attribute_type's type must be a value");
+            return FALSE;
+          }
+        if (t->value != NULL)
+          {
+            DynValueType type;
+
+            if (dyn_value_get_value_type (t->value) != DYN_VALUE_S ||
+                !dyn_value_type_from_string (dyn_value_get_string (t->value), &type))
+              {
+                _dyn_expr_set_error_at (error, t->offset,
+                                        "attribute_type's type must be one of S, SS, N, NS, B, BS, BOOL, NULL, L, M");
+                return FALSE;
+              }
+          }
+        return TRUE;
+      }
+
+    case DYN_EXPR_BEGINS_WITH:
+    case DYN_EXPR_CONTAINS:
+      if (!_dyn_expr_check_arity (node, 2, 2, error) || !check_path (c, node->children->pdata[0], error) ||
+          !check_cond_operand (c, node->children->pdata[1], error))
+        return FALSE;
+      if (node->kind == DYN_EXPR_CONTAINS)
+        {
+          DynExprNode *a = node->children->pdata[0];
+          DynExprNode *b = node->children->pdata[1];
+
+          if (b->kind == DYN_EXPR_PATH && dyn_expr_path_equal (a->path, b->path))
+            {
+              _dyn_expr_set_error_at (error, node->offset,
+                                      "contains() cannot name the same path twice");
+              return FALSE;
+            }
+        }
+      return TRUE;
+
+    case DYN_EXPR_AND:
+    case DYN_EXPR_OR:
+      if (node->children->len == 0)
+        {
+          _dyn_expr_set_error_at (error, node->offset, "empty %s group",
+                                  node->kind == DYN_EXPR_AND ? "AND" : "OR");
+          return FALSE;
+        }
+      for (guint i = 0; i < node->children->len; i++)
+        if (!check_condition (c, node->children->pdata[i], depth + 1, error))
+          return FALSE;
+      return TRUE;
+
+    case DYN_EXPR_NOT:
+      return _dyn_expr_check_arity (node, 1, 1, error) &&
+             check_condition (c, node->children->pdata[0], depth + 1, error);
+
+    default:
+      _dyn_expr_set_error_at (error, node->offset, "expected a condition");
+      return FALSE;
+    }
+}
+
+/* Operands of SET's right-hand side. @arith: + and - are allowed here. */
+static gboolean
+check_set_operand (Checker      *c,
+                   DynExprNode  *node,
+                   gboolean      arith,
+                   guint         depth,
+                   GError      **error)
+{
+  if (depth > DYN_EXPR_MAX_NESTING)
+    {
+      _dyn_expr_set_error_at (error, node->offset, "the expression is nested too deeply");
+      return FALSE;
+    }
+
+  switch (node->kind)
+    {
+    case DYN_EXPR_PATH:
+      return check_path (c, node, error);
+    case DYN_EXPR_VALUE:
+      return check_value (node, error);
+    case DYN_EXPR_IF_NOT_EXISTS:
+      c->update_ops++;
+      return _dyn_expr_check_arity (node, 2, 2, error) && check_path (c, node->children->pdata[0], error) &&
+             check_set_operand (c, node->children->pdata[1], FALSE, depth + 1, error);
+    case DYN_EXPR_LIST_APPEND:
+      c->update_ops++;
+      return _dyn_expr_check_arity (node, 2, 2, error) &&
+             check_set_operand (c, node->children->pdata[0], FALSE, depth + 1, error) &&
+             check_set_operand (c, node->children->pdata[1], FALSE, depth + 1, error);
+    case DYN_EXPR_PLUS:
+    case DYN_EXPR_MINUS:
+      if (!arith)
+        {
+          _dyn_expr_set_error_at (error, node->offset,
+                                  "a SET value holds at most one + or -, at its top level");
+          return FALSE;
+        }
+      c->update_ops++;
+      return _dyn_expr_check_arity (node, 2, 2, error) &&
+             check_set_operand (c, node->children->pdata[0], FALSE, depth + 1, error) &&
+             check_set_operand (c, node->children->pdata[1], FALSE, depth + 1, error);
+    default:
+      _dyn_expr_set_error_at (error, node->offset, "not allowed in a SET value");
+      return FALSE;
+    }
+}
+
+/* 0: disjoint; 1: one is a prefix of the other (or equal); 2: conflict
+ * (same prefix, then a name on one side and an index on the other). */
+static int
+paths_overlap (const DynExprPath *a,
+               const DynExprPath *b)
+{
+  guint n = MIN (a->segments->len, b->segments->len);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const DynExprSegment *sa = &g_array_index (a->segments, DynExprSegment, i);
+      const DynExprSegment *sb = &g_array_index (b->segments, DynExprSegment, i);
+
+      if ((sa->name == NULL) != (sb->name == NULL))
+        return 2;
+      if (!_dyn_expr_segment_equal (sa, sb))
+        return 0;
+    }
+  return 1;
+}
+
+static gboolean
+check_no_overlap (GPtrArray  *path_nodes,
+                  GError    **error)
+{
+  for (guint i = 0; i < path_nodes->len; i++)
+    for (guint j = 0; j < i; j++)
+      {
+        DynExprNode *a = path_nodes->pdata[j];
+        DynExprNode *b = path_nodes->pdata[i];
+        int o = paths_overlap (a->path, b->path);
+
+        if (o != 0)
+          {
+            g_autofree char *sa = dyn_expr_path_to_string (a->path);
+            g_autofree char *sb = dyn_expr_path_to_string (b->path);
+
+            if (o == 2)
+              _dyn_expr_set_error_at (error, b->offset, "the document paths %s and %s conflict", sa, sb);
+            else if (dyn_expr_path_equal (a->path, b->path))
+              _dyn_expr_set_error_at (error, b->offset, "the document path %s is used twice", sb);
+            else
+              _dyn_expr_set_error_at (error, b->offset, "the document paths %s and %s overlap", sa, sb);
+            return FALSE;
+          }
+      }
+  return TRUE;
+}
+
+static gboolean
+check_update (Checker      *c,
+              DynExprNode  *node,
+              GError      **error)
+{
+  g_autoptr(GPtrArray) targets = g_ptr_array_new ();
+
+  if (node->kind != DYN_EXPR_UPDATE)
+    {
+      _dyn_expr_set_error_at (error, node->offset, "expected an update expression");
+      return FALSE;
+    }
+  if (node->children->len == 0)
+    {
+      _dyn_expr_set_error_at (error, node->offset, "empty update expression");
+      return FALSE;
+    }
+
+  for (guint i = 0; i < node->children->len; i++)
+    {
+      DynExprNode *action = node->children->pdata[i];
+      DynExprNode *target;
+      const char *top;
+
+      if (action->kind < DYN_EXPR_SET || action->kind > DYN_EXPR_DELETE)
+        {
+          _dyn_expr_set_error_at (error, action->offset, "an update holds only SET, REMOVE, ADD and DELETE actions");
+          return FALSE;
+        }
+      if (!_dyn_expr_check_arity (action, action->kind == DYN_EXPR_REMOVE ? 1 : 2,
+                        action->kind == DYN_EXPR_REMOVE ? 1 : 2, error))
+        return FALSE;
+      target = action->children->pdata[0];
+      if (!check_path (c, target, error))
+        return FALSE;
+      top = path_first_name (target->path);
+      if (is_key_name (c->keys, top))
+        {
+          _dyn_expr_set_error_at (error, target->offset,
+                                  "the key attribute %s cannot be updated", top);
+          return FALSE;
+        }
+      g_ptr_array_add (targets, target);
+
+      switch (action->kind)
+        {
+        case DYN_EXPR_SET:
+          if (!check_set_operand (c, action->children->pdata[1], TRUE, 0, error))
+            return FALSE;
+          break;
+        case DYN_EXPR_ADD:
+        case DYN_EXPR_DELETE:
+          {
+            DynExprNode *v = action->children->pdata[1];
+            const char *what = action->kind == DYN_EXPR_ADD ? "ADD" : "DELETE";
+
+            if (v->kind != DYN_EXPR_VALUE)
+              {
+                _dyn_expr_set_error_at (error, v->offset, "%s takes a value, not an attribute path", what);
+                return FALSE;
+              }
+            if (!check_value (v, error))
+              return FALSE;
+            if (v->value != NULL)
+              {
+                DynValueType t = dyn_value_get_value_type (v->value);
+                gboolean is_set = t == DYN_VALUE_SS || t == DYN_VALUE_NS || t == DYN_VALUE_BS;
+
+                if (action->kind == DYN_EXPR_ADD && !is_set && t != DYN_VALUE_N)
+                  {
+                    _dyn_expr_set_error_at (error, v->offset,
+                                            "ADD takes a number or a set, not a value of type %s",
+                                            dyn_value_type_to_string (t));
+                    return FALSE;
+                  }
+                if (action->kind == DYN_EXPR_DELETE && !is_set)
+                  {
+                    _dyn_expr_set_error_at (error, v->offset,
+                                            "DELETE takes a set, not a value of type %s",
+                                            dyn_value_type_to_string (t));
+                    return FALSE;
+                  }
+              }
+          }
+          break;
+        default:
+          break;
+        }
+    }
+
+  if (c->update_ops > DYN_EXPR_MAX_UPDATE_OPS)
+    {
+      _dyn_expr_set_error_at (error, node->offset,
+                              "the update uses %u operators and functions; the limit is %d",
+                              c->update_ops, DYN_EXPR_MAX_UPDATE_OPS);
+      return FALSE;
+    }
+
+  /* ADD of a set and DELETE of a set on one path must agree on the set type;
+   * they overlap anyway, so the overlap check below reports it. */
+  return check_no_overlap (targets, error);
+}
+
+static gboolean
+check_projection (Checker      *c,
+                  DynExprNode  *node,
+                  GError      **error)
+{
+  if (node->kind != DYN_EXPR_PROJECTION)
+    {
+      _dyn_expr_set_error_at (error, node->offset, "expected a projection (a list of paths)");
+      return FALSE;
+    }
+  if (node->children->len == 0)
+    {
+      _dyn_expr_set_error_at (error, node->offset, "empty projection");
+      return FALSE;
+    }
+  for (guint i = 0; i < node->children->len; i++)
+    if (!check_path (c, node->children->pdata[i], error))
+      return FALSE;
+  return check_no_overlap (node->children, error);
+}
+
+void
+_dyn_expr_collect_conjuncts (DynExprNode *node,
+                             GPtrArray   *out)
+{
+  if (node->kind == DYN_EXPR_AND)
+    {
+      for (guint i = 0; i < node->children->len; i++)
+        _dyn_expr_collect_conjuncts (node->children->pdata[i], out);
+    }
+  else
+    g_ptr_array_add (out, node);
+}
+
+static const char *
+type_name (DynValueType t)
+{
+  return t == DYN_VALUE_N ? "number" : t == DYN_VALUE_B ? "binary" : "string";
+}
+
+/* The key attribute a key-condition term is about, and the value nodes. */
+gboolean
+_dyn_expr_check_key_value (DynExprNode   *v,
+                           const char    *key,
+                           DynValueType   key_type,
+                           GError       **error)
+{
+  if (v->kind != DYN_EXPR_VALUE)
+    {
+      _dyn_expr_set_error_at (error, v->offset,
+                              "a key condition compares the key %s with a value, not with an attribute", key);
+      return FALSE;
+    }
+  if (v->value != NULL && dyn_value_get_value_type (v->value) != key_type)
+    {
+      _dyn_expr_set_error_at (error, v->offset, "the key %s is a %s, but the value is of type %s",
+                              key, type_name (key_type),
+                              dyn_value_type_to_string (dyn_value_get_value_type (v->value)));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The table or local secondary index of @table that has the partition key of
+ * @keys and @attribute as its sort key (not @keys' own source), or NULL. */
+static const DynIndexInfo *
+source_with_sort_key (const DynTableKeys *table,
+                      const DynKeySchema *keys,
+                      const char         *attribute)
+{
+  if (table == NULL || attribute == NULL)
+    return NULL;
+  if (&table->table.keys != keys &&
+      g_strcmp0 (table->table.keys.partition_key, keys->partition_key) == 0 &&
+      g_strcmp0 (table->table.keys.sort_key, attribute) == 0)
+    return &table->table;
+  for (guint i = 0; i < table->indexes->len; i++)
+    {
+      const DynIndexInfo *info = table->indexes->pdata[i];
+
+      if (info->kind == DYN_INDEX_LOCAL && &info->keys != keys &&
+          g_strcmp0 (info->keys.partition_key, keys->partition_key) == 0 &&
+          g_strcmp0 (info->keys.sort_key, attribute) == 0)
+        return info;
+    }
+  return NULL;
+}
+
+/* @hints (nullable): the table @keys belong to; a non-key attribute that is
+ * the sort key of its table or of a local secondary index is named so. */
+static gboolean
+analyse_key_condition_full (DynExprNode         *node,
+                            const DynKeySchema  *keys,
+                            const DynTableKeys  *hints,
+                            DynExprNode        **pk_term,
+                            DynExprNode        **sk_term,
+                            GError             **error)
+{
+  g_autoptr(GPtrArray) terms = g_ptr_array_new ();
+  DynExprNode *pk = NULL;
+  DynExprNode *sk = NULL;
+
+  _dyn_expr_collect_conjuncts (node, terms);
+  for (guint i = 0; i < terms->len; i++)
+    {
+      DynExprNode *t = terms->pdata[i];
+      DynExprNode *pathn = NULL;
+      const char *name;
+      guint path_index = 0;
+
+      switch (t->kind)
+        {
+        case DYN_EXPR_COMPARE:
+          if (t->op == DYN_EXPR_OP_NE)
+            {
+              _dyn_expr_set_error_at (error, t->offset, "a key condition cannot use <>");
+              return FALSE;
+            }
+          if (((DynExprNode *) t->children->pdata[0])->kind != DYN_EXPR_PATH &&
+              ((DynExprNode *) t->children->pdata[1])->kind == DYN_EXPR_PATH)
+            path_index = 1;
+          pathn = t->children->pdata[path_index];
+          break;
+        case DYN_EXPR_BETWEEN:
+        case DYN_EXPR_BEGINS_WITH:
+          pathn = t->children->pdata[0];
+          break;
+        case DYN_EXPR_OR:
+          _dyn_expr_set_error_at (error, t->offset, "a key condition cannot use OR");
+          return FALSE;
+        case DYN_EXPR_NOT:
+          _dyn_expr_set_error_at (error, t->offset, "a key condition cannot use NOT");
+          return FALSE;
+        case DYN_EXPR_IN:
+          _dyn_expr_set_error_at (error, t->offset, "a key condition cannot use IN");
+          return FALSE;
+        default:
+          _dyn_expr_set_error_at (error, t->offset,
+                                  "a key condition allows only =, <, <=, >, >=, BETWEEN and begins_with");
+          return FALSE;
+        }
+
+      if (pathn->kind == DYN_EXPR_SIZE)
+        {
+          _dyn_expr_set_error_at (error, pathn->offset, "a key condition cannot use size()");
+          return FALSE;
+        }
+      if (pathn->kind != DYN_EXPR_PATH)
+        {
+          _dyn_expr_set_error_at (error, t->offset, "a key condition needs a key attribute on one side");
+          return FALSE;
+        }
+      if (pathn->path->segments->len != 1)
+        {
+          _dyn_expr_set_error_at (error, pathn->offset, "a key condition cannot use nested paths");
+          return FALSE;
+        }
+      name = path_first_name (pathn->path);
+      if (name == NULL)
+        {
+          /* Unresolved #placeholder: nothing more can be known. */
+          _dyn_expr_set_error_at (error, pathn->offset,
+                                  "the key condition's attribute %s is not defined",
+                                  dyn_expr_path_get_name (pathn->path, 0, NULL));
+          return FALSE;
+        }
+
+      if (g_strcmp0 (name, keys->partition_key) == 0)
+        {
+          if (t->kind != DYN_EXPR_COMPARE || t->op != DYN_EXPR_OP_EQ)
+            {
+              _dyn_expr_set_error_at (error, t->offset,
+                                      "the partition key %s must be compared with =", name);
+              return FALSE;
+            }
+          if (pk != NULL)
+            {
+              _dyn_expr_set_error_at (error, t->offset,
+                                      "the partition key %s is used twice", name);
+              return FALSE;
+            }
+          if (!_dyn_expr_check_key_value (t->children->pdata[1 - path_index], name, keys->partition_type, error))
+            return FALSE;
+          pk = t;
+        }
+      else if (keys->sort_key != NULL && strcmp (name, keys->sort_key) == 0)
+        {
+          if (sk != NULL)
+            {
+              _dyn_expr_set_error_at (error, t->offset,
+                                      "a key condition allows one condition on the sort key %s", name);
+              return FALSE;
+            }
+          if (t->kind == DYN_EXPR_BEGINS_WITH && keys->sort_type == DYN_VALUE_N)
+            {
+              _dyn_expr_set_error_at (error, t->offset,
+                                      "begins_with cannot be used on the number sort key %s", name);
+              return FALSE;
+            }
+          for (guint j = 0; j < t->children->len; j++)
+            if (j != path_index && !_dyn_expr_check_key_value (t->children->pdata[j], name, keys->sort_type, error))
+              return FALSE;
+          sk = t;
+        }
+      else
+        {
+          const DynIndexInfo *other = source_with_sort_key (hints, keys, name);
+
+          if (other != NULL && other->kind == DYN_INDEX_LOCAL)
+            _dyn_expr_set_error_at (error, pathn->offset,
+                                    _("%s is not a key attribute; move it to the filter, or query "
+                                      "the local secondary index %s, whose sort key it is"),
+                                    name, other->name);
+          else if (other != NULL)
+            _dyn_expr_set_error_at (error, pathn->offset,
+                                    _("%s is not a key attribute of the index; move it to the filter, "
+                                      "or query the table, whose sort key it is"), name);
+          else
+            _dyn_expr_set_error_at (error, pathn->offset,
+                                    "%s is not a key attribute; move it to the filter", name);
+          return FALSE;
+        }
+    }
+
+  if (pk == NULL)
+    {
+      _dyn_expr_set_error_at (error, node->offset,
+                              "a key condition needs an equality on the partition key %s",
+                              keys->partition_key);
+      return FALSE;
+    }
+  if (pk_term != NULL)
+    *pk_term = pk;
+  if (sk_term != NULL)
+    *sk_term = sk;
+  return TRUE;
+}
+
+gboolean
+_dyn_expr_analyse_key_condition (DynExprNode         *node,
+                                 const DynKeySchema  *keys,
+                                 DynExprNode        **pk_term,
+                                 DynExprNode        **sk_term,
+                                 GError             **error)
+{
+  return analyse_key_condition_full (node, keys, NULL, pk_term, sk_term, error);
+}
+
+gboolean
+dyn_expr_validate (DynExprNode         *node,
+                   DynExprRole          role,
+                   const DynKeySchema  *keys,
+                   GError             **error)
+{
+  Checker c = { role, keys, 0 };
+
+  g_return_val_if_fail (node != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  switch (role)
+    {
+    case DYN_EXPR_ROLE_KEY_CONDITION:
+      if (keys == NULL || keys->partition_key == NULL)
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                       "checking a key condition needs the key schema");
+          return FALSE;
+        }
+      c.keys = NULL;
+      return check_condition (&c, node, 0, error) &&
+             _dyn_expr_analyse_key_condition (node, keys, NULL, NULL, error);
+    case DYN_EXPR_ROLE_FILTER:
+    case DYN_EXPR_ROLE_CONDITION:
+      if (role == DYN_EXPR_ROLE_CONDITION)
+        c.keys = NULL;
+      return check_condition (&c, node, 0, error);
+    case DYN_EXPR_ROLE_UPDATE:
+      return check_update (&c, node, error);
+    case DYN_EXPR_ROLE_PROJECTION:
+      return check_projection (&c, node, error);
+    default:
+      g_return_val_if_reached (FALSE);
+    }
+}
+
+gboolean
+dyn_expr_validate_key_condition (const DynTableKeys  *table,
+                                 const char          *index_name,
+                                 DynExprNode         *key_condition,
+                                 GError             **error)
+{
+  Checker c = { DYN_EXPR_ROLE_KEY_CONDITION, NULL, 0 };
+  const DynIndexInfo *info;
+
+  g_return_val_if_fail (table != NULL, FALSE);
+  g_return_val_if_fail (key_condition != NULL, FALSE);
+
+  info = dyn_table_keys_lookup (table, index_name);
+  if (info == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "the table has no index %s", index_name);
+      return FALSE;
+    }
+  return check_condition (&c, key_condition, 0, error) &&
+         analyse_key_condition_full (key_condition, &info->keys, table, NULL, NULL, error);
+}
+
+gboolean
+_dyn_expr_request_check (DynExprNode         *filter,
+                         const DynKeySchema  *keys,
+                         GError             **error)
+{
+  Checker c = { DYN_EXPR_ROLE_FILTER, keys, 0 };
+
+  return check_condition (&c, filter, 0, error);
+}
+
