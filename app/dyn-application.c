@@ -6,7 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "dyn-application.h"
-#include "dyn-cli-connect.h"
+#include "dyn-connect.h"
 #include "dyn-settings.h"
 
 struct _DynApplication
@@ -307,7 +307,7 @@ open_from_command_line (DynApplication  *self,
       return TRUE;
     }
 
-  client = dyn_cli_connect (profile, region, endpoint, FALSE, error);
+  client = dyn_connect (profile, region, endpoint, FALSE, error);
   if (client == NULL)
     return FALSE;
   name = endpoint ? g_strdup (endpoint) : g_strdup_printf ("%s (%s)", profile ? profile : "default",

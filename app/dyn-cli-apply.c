@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dyn-change-lines.h"
 #include "dyn-changes.h"
 #include "dyn-cli-apply.h"
-#include "dyn-json.h"
 #include "dyn-table.h"
 
 static void
@@ -28,32 +28,6 @@ wait_for (GAsyncResult **slot)
   return *slot;
 }
 
-static gboolean
-item_member (JsonObject  *obj,
-             const char  *name,
-             DynValue   **out,
-             GError     **error)
-{
-  JsonNode *node = json_object_get_member (obj, name);
-
-  *out = NULL;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                   "“%s” must be an item (a JSON object) or null", name);
-      return FALSE;
-    }
-  *out = dyn_item_from_ddb_json (node, error);
-  if (*out == NULL)
-    {
-      g_prefix_error (error, "%s: ", name);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* Reads the JSON lines of standard input into @set. */
 static gboolean
 read_changes (DynChangeSet  *set,
@@ -67,11 +41,7 @@ read_changes (DynChangeSet  *set,
 
   while (ok && (len = getline (&line, &cap, stdin)) >= 0)
     {
-      g_autoptr(JsonNode) root = NULL;
-      g_autoptr(DynValue) before = NULL;
-      g_autoptr(DynValue) after = NULL;
       g_autoptr(GError) local_error = NULL;
-      JsonObject *obj;
 
       lineno++;
       while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -79,21 +49,7 @@ read_changes (DynChangeSet  *set,
       if (strspn (line, " \t") == (size_t) len)
         continue;
 
-      root = dyn_json_parse (line, len, &local_error);
-      if (root != NULL && !JSON_NODE_HOLDS_OBJECT (root))
-        g_set_error_literal (&local_error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                             "expected {\"before\": ITEM|null, \"after\": ITEM|null}");
-      if (local_error == NULL)
-        {
-          obj = json_node_get_object (root);
-          if (item_member (obj, "before", &before, &local_error) &&
-              item_member (obj, "after", &after, &local_error) &&
-              before == NULL && after == NULL)
-            g_set_error_literal (&local_error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                                 "a change needs “before” or “after”");
-        }
-      if (local_error == NULL)
-        dyn_change_set_add (set, before, after, &local_error);
+      dyn_change_set_add_json_line (set, line, len, &local_error);
       if (local_error != NULL)
         {
           g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
@@ -105,48 +61,14 @@ read_changes (DynChangeSet  *set,
   return ok;
 }
 
-static char *
-item_text (DynValue *item,
-           gboolean  plain)
-{
-  if (item == NULL)
-    return g_strdup ("null");
-  return plain ? dyn_value_to_plain_json_string (item) : dyn_item_to_ddb_json_string (item);
-}
-
-static char *
-json_string_literal (const char *s)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_VALUE);
-
-  json_node_set_string (node, s);
-  return json_to_string (node, FALSE);
-}
-
 static void
 print_outcome (DynCommitResult *result,
                guint            i,
                gboolean         plain)
 {
-  DynChangeStatus status = dyn_commit_result_get_status (result, i);
-  const GError *error = dyn_commit_result_get_error (result, i);
-  GString *line = g_string_new (NULL);
+  g_autofree char *line = dyn_commit_result_dup_outcome_line (result, i, plain);
 
-  g_string_append_printf (line, "{\"change\":%u,\"status\":\"%s\"", i, dyn_change_status_to_string (status));
-  if (status == DYN_CHANGE_STATUS_CONFLICT)
-    {
-      g_autofree char *key = item_text (dyn_commit_result_get_conflict_key (result, i), plain);
-      g_autofree char *current = item_text (dyn_commit_result_get_current (result, i), plain);
-      g_string_append_printf (line, ",\"key\":%s,\"current\":%s", key, current);
-    }
-  if (error != NULL)
-    {
-      g_autofree char *message = json_string_literal (error->message);
-      g_string_append_printf (line, ",\"error\":%s", message);
-    }
-  g_string_append (line, "}\n");
-  fputs (line->str, stdout);
-  g_string_free (line, TRUE);
+  puts (line);
 }
 
 gboolean

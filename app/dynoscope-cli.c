@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "dyn-cli-apply.h"
-#include "dyn-cli-connect.h"
+#include "dyn-connect.h"
+#include "dyn-expression-json.h"
 #include "dyn-client.h"
 #include "dyn-json.h"
 #include "dyn-pager.h"
@@ -393,7 +394,7 @@ build_request (Options             *o,
     if ((request->item = parse_item_arg (o, "--item", o->item, error)) == NULL)
       return NULL;
 
-  if (!dyn_cli_set_expressions (request, keys, o->key_condition, o->filter, o->condition,
+  if (!dyn_request_set_expressions_json (request, keys, o->key_condition, o->filter, o->condition,
                                 o->update, o->projection, o->names, o->values, error))
     return NULL;
 
@@ -418,7 +419,7 @@ build_read (Options             *o,
   if (table == NULL)
     return NULL;
   /* The user's maps are only for parsing: the compiler names placeholders anew. */
-  if (!dyn_cli_parse_maps (o->names, o->values, &names, &values, error))
+  if (!dyn_expression_maps_from_json (o->names, o->values, &names, &values, error))
     return NULL;
   spec.table = table;
   spec.index = o->index;
@@ -761,7 +762,7 @@ cmd_expr (Options  *o,
     }
 
   request = dyn_request_new (expr_kinds[which].op, "-");
-  if (!dyn_cli_set_expressions (request, NULL,
+  if (!dyn_request_set_expressions_json (request, NULL,
                                 which == 0 ? o->args->pdata[1] : NULL,
                                 which == 1 ? o->args->pdata[1] : NULL,
                                 which == 2 ? o->args->pdata[1] : NULL,
@@ -890,7 +891,7 @@ cmd_snippet (Options  *o,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "query needs --key-condition");
       return FALSE;
     }
-  if (!dyn_cli_resolve_location (o->profile, o->region, o->endpoint, &region, &endpoint, error))
+  if (!dyn_connect_resolve_location (o->profile, o->region, o->endpoint, &region, &endpoint, error))
     return FALSE;
   if (op == DYN_OP_QUERY || op == DYN_OP_SCAN)
     {
@@ -982,7 +983,7 @@ main (int    argc,
       goto out;
     }
 
-  client = dyn_cli_connect (o.profile, o.region, o.endpoint, o.insecure, &error);
+  client = dyn_connect (o.profile, o.region, o.endpoint, o.insecure, &error);
   if (client == NULL)
     goto out;
 
