@@ -65,6 +65,11 @@ DynValue           *dyn_pager_get_last_key   (DynPager *self);
 void                dyn_pager_set_start_key  (DynPager *self,
                                               DynValue *key);
 
+/* The Limit of the pages read from now on (0: full pages of up to 1 MB):
+ * a small first page, then full ones. */
+void                dyn_pager_set_page_limit (DynPager *self,
+                                              gint64    limit);
+
 /* Reads the next page. Returns the page's items (possibly empty). */
 void                dyn_pager_next_async     (DynPager            *self,
                                               GCancellable        *cancellable,

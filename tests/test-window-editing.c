@@ -258,6 +258,48 @@ wait_editor_closed (Fixture *fixture)
   return dyn_window_get_item_editor (fixture->window);
 }
 
+/* The message dialog the window shows now (transient for it), or NULL. */
+static AdwMessageDialog *
+find_dialog (DynWindow *window)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data) &&
+        gtk_window_get_transient_for (l->data) == GTK_WINDOW (window))
+      return l->data;
+  return NULL;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Clicks the dialog's button for @response, as the user would: the dialog
+ * closes and answers. */
+static void
+click_response (AdwMessageDialog *dialog,
+                const char       *label)
+{
+  GtkWidget *button = find_button (GTK_WIDGET (dialog), label);
+
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  iterate ();
+}
+
 /* ------------------------------------------------------------------------ */
 
 static void
@@ -376,8 +418,17 @@ test_edit_commit_undo (Fixture       *fixture,
   g_assert_null (server_item (fixture, "META"));
   g_assert_null (server_item (fixture, "PROJ#2026-0003"));
 
-  /* Undo: the inverse writes, guarded by what the commit left. */
+  /* Undo: asked first, naming the commit and its table; then the inverse
+   * writes, guarded by what the commit left. */
   activate (window, "win.undo-commit");
+  {
+    AdwMessageDialog *dialog = find_dialog (window);
+    g_autofree char *heading = g_strdup_printf ("Undo Commit of 5 Changes to %s?", fixture->table);
+
+    g_assert_nonnull (dialog);
+    g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, heading);
+    click_response (dialog, "_Undo Commit");
+  }
   wait_idle (window);
   g_assert_true (g_str_has_prefix (dyn_window_get_status_text (window), "Undid the last commit: 5 changes"));
   g_assert_false (dyn_edit_session_get_can_undo (session));
