@@ -34,7 +34,8 @@ static const GOptionEntry options[] = {
     N_("An endpoint URL (DynamoDB Local, Alternator, LocalStack)"), N_("URL") },
   { "query", 'q', 0, G_OPTION_ARG_STRING, NULL,
     N_("Run this expression (the builder's text syntax) on the table"), N_("EXPR") },
-  { "limit", 0, 0, G_OPTION_ARG_INT, NULL, N_("Items per page (default: 1 MB pages)"), N_("N") },
+  { "limit", 0, 0, G_OPTION_ARG_INT, NULL,
+    N_("Items in the first page of a read (default: the page-size setting, 50); later pages are full"), N_("N") },
   { "screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Save the window as a PNG file once the table is loaded, then quit"), N_("FILE") },
   { "select-row", 0, 0, G_OPTION_ARG_INT, NULL, N_("Select this row, counted from the end when negative (for --screenshot)"), N_("N") },
@@ -381,18 +382,25 @@ dyn_application_activate (GApplication *app)
   gtk_window_present (window);
 }
 
+/* Ctrl+Q closes every window as its close button does: each saves its
+ * size, and one with staged changes asks first (commit, discard, cancel).
+ * The application ends with its last window, so it ends now only when
+ * nothing asked. */
 static void
 quit_action (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
 {
-  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (user_data)));
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  GList *windows = g_list_copy (gtk_application_get_windows (app));
 
-  /* Closing lets each window save its size. */
+  for (GList *l = windows; l != NULL; l = l->next)
+    g_object_ref (l->data);
   for (GList *l = windows; l != NULL; l = l->next)
     gtk_window_close (l->data);
-  g_list_free (windows);
-  g_application_quit (G_APPLICATION (user_data));
+  g_list_free_full (windows, g_object_unref);
+  if (gtk_application_get_windows (app) == NULL)
+    g_application_quit (G_APPLICATION (app));
 }
 
 static void

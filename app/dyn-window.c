@@ -11,8 +11,18 @@
 #include "dyn-item-editor.h"
 #include "dyn-settings.h"
 #include "dyn-table.h"
+#include "dyn-table-state.h"
 #include "dyn-value-format.h"
 #include "dyn-window.h"
+
+/* What waits for the question about staged changes. */
+typedef enum {
+  AFTER_NOTHING,
+  AFTER_CLOSE,
+  AFTER_OPEN_CONNECTION,
+  AFTER_ADD_CONNECTION,
+  AFTER_DELETE_CONNECTION,
+} AfterStaged;
 
 struct _DynWindow
 {
@@ -44,12 +54,30 @@ struct _DynWindow
   GtkStringList        *index_names;
   char                 *status_text;
   char                 *error_text;
-  guint                 limit;
+  guint                 page_size;     /* the first page's Limit; 0: full pages */
   guint                 busy;
   gboolean              fan_out;
   gboolean              loading;
   gboolean              load_all;
   gboolean              updating_indexes;
+
+  /* The other tables of the connection, as they were left: key (connection
+   * and table) → DynTableState. The open table's state is in the fields
+   * above. */
+  GHashTable           *states;
+  gint64                read_time;     /* when the open table's read started */
+  gboolean              gone;          /* the open table was found deleted */
+  gboolean              status_is_stats;
+  guint                 age_id;
+
+  /* The question about staged changes, and what it holds up. */
+  GtkWidget            *staged_dialog; /* weak */
+  AfterStaged           after;
+  DynConnection        *after_connection;
+  DynClient            *after_client;
+  char                 *after_table;
+  gboolean              closing;       /* answered: the window closes */
+  gboolean              committing_all;
 
   /* DYN_BENCH=1: timings on stderr. */
   gboolean              bench;
@@ -77,6 +105,9 @@ struct _DynWindow
   GtkStack             *side_stack;
   DynStagedChanges     *staged;
   GtkButton            *changes_button;
+  GtkWidget            *new_item_button;
+  GtkWidget            *edit_button;
+  GtkMenuButton        *page_size_button;
   DynTableDetails      *table_details;
   GtkSpinner           *spinner;
   GtkLabel             *status_label;
@@ -87,6 +118,7 @@ enum {
   PROP_BUSY,
   PROP_STATUS_TEXT,
   PROP_ERROR_TEXT,
+  PROP_PAGE_SIZE,
   N_PROPS
 };
 
@@ -100,9 +132,40 @@ static void update_edit_actions (DynWindow *self);
 static void set_session_model (DynWindow *self);
 static void create_session (DynWindow *self);
 static void clear_session (DynWindow *self);
+static DynEditSession *detach_session (DynWindow *self);
+static void attach_session (DynWindow      *self,
+                            DynEditSession *session);
+static void open_table_now (DynWindow  *self,
+                            const char *table);
+static void list_tables (DynWindow *self);
 static void show_side_page (DynWindow  *self,
                             const char *name,
                             gboolean    toggle);
+
+static void
+update_page_size_button (DynWindow *self)
+{
+  g_autofree char *label = NULL;
+
+  if (self->page_size == 0)
+    label = g_strdup (_("First Page: Full"));
+  else
+    label = g_strdup_printf (_("First Page: %u"), self->page_size);
+  gtk_menu_button_set_label (self->page_size_button, label);
+}
+
+static void
+set_page_size (DynWindow *self,
+               guint      page_size)
+{
+  if (self->page_size == page_size)
+    return;
+  self->page_size = page_size;
+  /* The builder's read request carries it, so its snippet says what is sent. */
+  dyn_expression_builder_set_page_size (self->builder, page_size);
+  update_page_size_button (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGE_SIZE]);
+}
 
 static gint64
 bench_now (void)
@@ -134,6 +197,7 @@ set_status (DynWindow  *self,
 {
   g_free (self->status_text);
   self->status_text = g_strdup (text);
+  self->status_is_stats = FALSE;
   gtk_label_set_label (self->status_label, text ? text : "");
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS_TEXT]);
 }
@@ -145,6 +209,18 @@ clear_error (DynWindow *self)
     return;
   g_clear_pointer (&self->error_text, g_free);
   gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR_TEXT]);
+}
+
+/* A message in the error bar; the next successful action hides it. */
+static void
+show_message (DynWindow  *self,
+              const char *text)
+{
+  g_free (self->error_text);
+  self->error_text = g_strdup (text);
+  gtk_label_set_label (self->error_label, self->error_text);
+  gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR_TEXT]);
 }
 
@@ -163,11 +239,17 @@ show_error (DynWindow    *self,
                             details->message ? details->message : error->message, details->aws_code);
   else
     text = g_strdup_printf (_("%s failed: %s"), what, error->message);
-  g_free (self->error_text);
-  self->error_text = g_steal_pointer (&text);
-  gtk_label_set_label (self->error_label, self->error_text);
-  gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR_TEXT]);
+  show_message (self, text);
+}
+
+/* Says why something is refused on a read-only connection: not a failure. */
+static void
+refuse_read_only (DynWindow *self)
+{
+  g_autofree char *text = g_strdup_printf (_("%s is opened read-only: nothing can be changed or written"),
+                                           self->table ? self->table : dyn_connection_get_name (self->connection));
+
+  show_message (self, text);
 }
 
 static char *
@@ -205,10 +287,22 @@ describe_stats (DynWindow *self)
       g_string_append (s, " · ");
       g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u collection", "%u collections", n), n);
     }
+  /* The first read is small and says so. */
+  if (self->request->limit > 0 && stats->pages <= 1)
+    {
+      g_string_append (s, " · ");
+      g_string_append_printf (s, _("first page limited to %u"), (guint) self->request->limit);
+    }
   if (self->loading)
     g_string_append_printf (s, " · %s", _("loading…"));
   else if (!dyn_pager_is_done (self->pager))
     g_string_append_printf (s, " · %s", _("more available"));
+  if (!self->loading && self->read_time > 0)
+    {
+      g_autofree char *age = dyn_describe_read_age (self->read_time, g_get_real_time ());
+
+      g_string_append_printf (s, " · %s", age);
+    }
   return g_string_free (s, FALSE);
 }
 
@@ -218,6 +312,18 @@ update_status (DynWindow *self)
   g_autofree char *text = describe_stats (self);
 
   set_status (self, text);
+  self->status_is_stats = text != NULL;
+}
+
+/* The age in the status line keeps up with the clock. */
+static gboolean
+age_tick_cb (gpointer user_data)
+{
+  DynWindow *self = user_data;
+
+  if (self->status_is_stats && self->pager != NULL && !self->loading)
+    update_status (self);
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -227,7 +333,12 @@ update_edit_actions (DynWindow *self)
   gboolean selected = session && dyn_item_grid_get_selected_item (self->grid) != NULL;
   gboolean busy = session && dyn_edit_session_get_busy (self->session);
   guint n = session ? dyn_edit_session_get_n_changes (self->session) : 0;
+  gboolean read_only = self->connection != NULL && dyn_connection_get_read_only (self->connection);
 
+  /* A read-only connection offers no editing; a shortcut that tries anyway
+   * is told why. */
+  gtk_widget_set_visible (self->new_item_button, !read_only);
+  gtk_widget_set_visible (self->edit_button, !read_only);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-item", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.duplicate-item", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-item", selected);
@@ -241,17 +352,19 @@ update_edit_actions (DynWindow *self)
 static void
 update_actions (DynWindow *self)
 {
-  gboolean have_table = self->keys != NULL && self->client != NULL;
-  gboolean can_load = self->pager != NULL && !self->loading && !dyn_pager_is_done (self->pager);
+  gboolean have_table = self->keys != NULL && self->client != NULL && !self->gone;
+  gboolean can_load = have_table && self->pager != NULL && !self->loading && !dyn_pager_is_done (self->pager);
   gboolean user = self->connection != NULL &&
                   dyn_connection_get_kind (self->connection) == DYN_CONNECTION_KIND_USER &&
                   dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)) != NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.scan", have_table);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.refresh", have_table);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.query", have_table);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.follow-index", have_table);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.load-more", can_load);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.load-all", can_load || (self->loading && !self->fan_out));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.load-all",
+                                 can_load || (have_table && self->loading && !self->fan_out));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->loading);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.refresh-tables", self->client != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-connection",
@@ -289,6 +402,9 @@ append_page (DynWindow *self,
              GPtrArray *items)
 {
   dyn_collection_model_append_page (self->model, items);
+  /* A staged change shows in its row, also in a page read after it. */
+  if (self->session != NULL && dyn_edit_session_get_model (self->session) == self->model)
+    dyn_edit_session_show_in_model (self->session);
   if (self->bench && !self->bench_first_rows)
     {
       GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
@@ -310,6 +426,21 @@ page_func (GPtrArray *items,
 static void
 bench_after_load (DynWindow *self);
 
+/* ResourceNotFound: someone deleted the open table. Says so, stops what
+ * cannot work any more and refreshes the table list. */
+static void
+table_gone (DynWindow *self)
+{
+  g_autofree char *text = g_strdup_printf (_("Table %s no longer exists"), self->table);
+
+  self->gone = TRUE;
+  self->load_all = FALSE;
+  set_status (self, text);
+  update_actions (self);
+  if (self->client != NULL)
+    list_tables (self);
+}
+
 static void
 load_finished (DynWindow    *self,
                GPtrArray    *items,
@@ -328,6 +459,8 @@ load_finished (DynWindow    *self,
           g_autofree char *text = g_strdup_printf ("%s · %s", self->status_text, _("cancelled"));
           set_status (self, text);
         }
+      if (g_error_matches (error, DYN_ERROR, DYN_ERROR_NOT_FOUND))
+        table_gone (self);
       set_busy (self, FALSE);
       return;
     }
@@ -410,7 +543,12 @@ load_next (DynWindow *self)
       dyn_pager_run_async (self->pager, 1, 0, page_func, self, self->load_cancellable, run_cb, data);
     }
   else
-    dyn_pager_next_async (self->pager, self->load_cancellable, next_cb, data);
+    {
+      /* Only the first page is small: Load More and Load All read full ones. */
+      if (dyn_pager_get_stats (self->pager)->pages > 0)
+        dyn_pager_set_page_limit (self->pager, 0);
+      dyn_pager_next_async (self->pager, self->load_cancellable, next_cb, data);
+    }
 }
 
 static const DynIndexInfo *
@@ -448,7 +586,12 @@ start_read (DynWindow      *self,
   g_clear_pointer (&self->request, dyn_request_free);
   self->request = dyn_request_copy (request);
   self->fan_out = request->shard_values != NULL && request->shard_placeholder != NULL;
+  self->read_time = g_get_real_time ();
   self->pager = dyn_read_request_new_pager (read, self->client);
+  /* The read request carries the page-size setting as the first page's
+   * Limit; a fan-out reads every shard to its end at once, in full pages. */
+  if (self->fan_out)
+    dyn_pager_set_page_limit (self->pager, 0);
 
   g_clear_object (&self->model);
   self->model = target ? dyn_collection_model_new_for_schema (&target->keys, !request->scan_forward)
@@ -472,7 +615,7 @@ new_scan (DynWindow *self)
   spec.table = self->table;
   spec.index = dyn_expression_builder_get_index (self->builder);
   spec.mode = DYN_READ_CONDITION;
-  spec.limit = self->limit;
+  spec.limit = self->page_size;
   return dyn_read_request_new (self->keys, &spec);
 }
 
@@ -602,6 +745,8 @@ describe_cb (GObject      *source,
   if (description == NULL)
     {
       show_error (self, "DescribeTable", error);
+      if (g_error_matches (error, DYN_ERROR, DYN_ERROR_NOT_FOUND))
+        table_gone (self);
       return;
     }
   g_clear_pointer (&self->description, json_object_unref);
@@ -628,36 +773,189 @@ describe_cb (GObject      *source,
   start_read (self, new_scan (self));
 }
 
+/* The open table's title: its name, the connection, read-only. */
 static void
-open_table_now (DynWindow  *self,
-                const char *table)
+update_title (DynWindow *self)
 {
-  g_free (self->table);
-  self->table = g_strdup (table);
-  adw_window_title_set_title (self->window_title, table);
-  if (dyn_connection_get_read_only (self->connection))
+  adw_window_title_set_title (self->window_title, self->table ? self->table : _("No Table"));
+  if (self->connection != NULL && dyn_connection_get_read_only (self->connection))
     {
       g_autofree char *subtitle = g_strdup_printf (_("%s · read-only"), dyn_connection_get_name (self->connection));
 
       adw_window_title_set_subtitle (self->window_title, subtitle);
     }
   else
-    adw_window_title_set_subtitle (self->window_title, dyn_connection_get_name (self->connection));
-  if (self->settings != NULL && dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)))
-    {
-      g_settings_set_string (self->settings, "last-connection", dyn_connection_get_id (self->connection));
-      g_settings_set_string (self->settings, "last-table", table);
-      dyn_connection_set_last_table (self->connection, table);
-    }
+    adw_window_title_set_subtitle (self->window_title,
+                                   self->connection ? dyn_connection_get_name (self->connection) : NULL);
+}
+
+/* Per-table state. */
+
+static char *
+state_key (DynWindow  *self,
+           const char *table)
+{
+  const char *id = self->connection ? dyn_connection_get_id (self->connection) : NULL;
+  g_autofree char *unsaved = NULL;
+
+  /* A connection that is not saved has no id: its object stands for it. */
+  if (id == NULL)
+    id = unsaved = g_strdup_printf ("%p", (void *) self->connection);
+  return dyn_table_state_make_key (id, table);
+}
+
+static void
+cancel_reading (DynWindow *self)
+{
   cancel_load (self);
   if (self->loading)
     {
       self->loading = FALSE;
       set_busy (self, FALSE);
     }
-  g_clear_object (&self->pager);
+  self->load_all = FALSE;
+}
+
+/* Forgets the open table's read, keys, builder text and edits (when they
+ * were not kept with stash_table()) and empties the views. */
+static void
+clear_table (DynWindow *self)
+{
+  cancel_reading (self);
+  g_clear_pointer (&self->description, json_object_unref);
   g_clear_pointer (&self->keys, dyn_table_keys_free);
+  g_clear_object (&self->read);
+  g_clear_pointer (&self->request, dyn_request_free);
+  g_clear_object (&self->pager);
   clear_session (self);
+  g_clear_object (&self->model);
+  self->read_time = 0;
+  self->gone = FALSE;
+  self->fan_out = FALSE;
+  dyn_item_grid_set_model (self->grid, NULL);
+  dyn_item_detail_set_item (self->detail, NULL);
+  dyn_table_details_set_description (self->table_details, NULL);
+  /* The expression belonged to that table: it never runs against another. */
+  dyn_expression_builder_set_text (self->builder, "");
+  dyn_expression_builder_set_table (self->builder, NULL);
+  self->updating_indexes = TRUE;
+  gtk_string_list_splice (self->index_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->index_names)), NULL);
+  self->updating_indexes = FALSE;
+  set_status (self, NULL);
+}
+
+/* Keeps the open table's state for when it is opened again: what was read,
+ * where the read stopped, the builder's text and index, the staged edits.
+ * A read under way stops where it is. */
+static void
+stash_table (DynWindow *self)
+{
+  DynTableState *state;
+
+  cancel_reading (self);
+  if (self->table == NULL || self->keys == NULL || self->gone || self->connection == NULL)
+    {
+      clear_table (self);
+      return;
+    }
+  state = dyn_table_state_new (dyn_connection_get_id (self->connection), self->table);
+  state->description = g_steal_pointer (&self->description);
+  state->keys = g_steal_pointer (&self->keys);
+  state->expression = dyn_expression_builder_dup_text (self->builder);
+  state->index = g_strdup (dyn_expression_builder_get_index (self->builder));
+  state->read = g_steal_pointer (&self->read);
+  state->request = g_steal_pointer (&self->request);
+  /* A fan-out merges its shards at the end: one stopped half-way is read
+   * again. */
+  if (!self->fan_out || (self->pager != NULL && dyn_pager_is_done (self->pager)))
+    {
+      state->pager = g_steal_pointer (&self->pager);
+      state->model = g_steal_pointer (&self->model);
+      state->read_time = self->read_time;
+    }
+  state->session = G_OBJECT (detach_session (self));
+  g_hash_table_replace (self->states, state_key (self, self->table), state);
+  clear_table (self);
+}
+
+/* Shows a kept state again, without a request. Takes @state. */
+static void
+restore_table (DynWindow     *self,
+               DynTableState *state)
+{
+  g_autoptr(DynTableState) owned = state;
+
+  self->description = g_steal_pointer (&state->description);
+  self->keys = g_steal_pointer (&state->keys);
+  self->request = g_steal_pointer (&state->request);
+  self->pager = g_steal_pointer (&state->pager);
+  self->model = g_steal_pointer (&state->model);
+  self->read_time = state->read_time;
+  self->gone = FALSE;
+  self->fan_out = self->request != NULL && self->request->shard_values != NULL &&
+                  self->request->shard_placeholder != NULL;
+  dyn_table_details_set_description (self->table_details, self->description);
+  dyn_expression_builder_set_table (self->builder, self->keys);
+  fill_indexes (self);
+  self->read = g_steal_pointer (&state->read);
+  select_index (self, state->index);
+  dyn_expression_builder_set_text (self->builder, state->expression);
+  if (state->session != NULL)
+    attach_session (self, DYN_EDIT_SESSION (g_steal_pointer (&state->session)));
+  else
+    create_session (self);
+  dyn_item_grid_set_model (self->grid, self->model);
+  set_session_model (self);
+  dyn_item_detail_set_item (self->detail, NULL);
+  gtk_stack_set_visible_child_name (self->items_stack, "grid");
+  gtk_stack_set_visible_child_name (self->view_stack, "items");
+  clear_error (self);
+  update_actions (self);
+  if (self->pager != NULL)
+    update_status (self);
+  else if (self->read != NULL)
+    {
+      /* The read was stopped before it could be kept: read it again. */
+      start_read (self, g_object_ref (self->read));
+    }
+  else
+    start_read (self, new_scan (self));
+}
+
+static void
+open_table_now (DynWindow  *self,
+                const char *table)
+{
+  g_autofree char *key = NULL;
+  gpointer stolen_key = NULL;
+  gpointer state = NULL;
+
+  /* Open already: what was read stays (F5 reads it again). */
+  if (g_strcmp0 (self->table, table) == 0 && self->keys != NULL && !self->gone)
+    return;
+  if (self->session != NULL && dyn_edit_session_get_busy (self->session))
+    {
+      show_message (self, _("Wait until the commit has finished"));
+      return;
+    }
+  stash_table (self);
+  g_free (self->table);
+  self->table = g_strdup (table);
+  update_title (self);
+  if (self->settings != NULL && dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)))
+    {
+      g_settings_set_string (self->settings, "last-connection", dyn_connection_get_id (self->connection));
+      g_settings_set_string (self->settings, "last-table", table);
+      dyn_connection_set_last_table (self->connection, table);
+    }
+  key = state_key (self, table);
+  if (g_hash_table_steal_extended (self->states, key, &stolen_key, &state))
+    {
+      g_free (stolen_key);
+      restore_table (self, state);
+      return;
+    }
+  gtk_stack_set_visible_child_name (self->items_stack, "grid");
   update_actions (self);
   self->load_cancellable = g_cancellable_new ();
   set_busy (self, TRUE);
@@ -689,7 +987,9 @@ tables_cb (GObject      *source,
   self->tables = g_steal_pointer (&tables);
   dyn_connection_sidebar_set_tables (self->sidebar, self->connection, (const char * const *) self->tables);
   dyn_connection_sidebar_set_expanded (self->sidebar, self->connection, TRUE);
-  clear_error (self);
+  /* After a table was found deleted, the error bar keeps saying so. */
+  if (!self->gone)
+    clear_error (self);
   pending = g_steal_pointer (&self->pending_table);
   if (pending != NULL)
     open_table_now (self, pending);
@@ -745,29 +1045,329 @@ reset_connection (DynWindow     *self,
     g_cancellable_cancel (self->connect_cancellable);
   g_clear_object (&self->connect_cancellable);
   self->connect_cancellable = g_cancellable_new ();
-  cancel_load (self);
-  if (self->loading)
-    {
-      self->loading = FALSE;
-      set_busy (self, FALSE);
-    }
+  /* The tables of the connection left go with it (what was staged there
+   * was committed or discarded first: see when_staged_handled()). */
+  clear_table (self);
+  g_hash_table_remove_all (self->states);
   g_set_object (&self->connection, connection);
   g_clear_object (&self->client);
   g_clear_pointer (&self->tables, g_strfreev);
   g_clear_pointer (&self->table, g_free);
   g_clear_pointer (&self->pending_table, g_free);
-  g_clear_pointer (&self->keys, dyn_table_keys_free);
-  g_clear_object (&self->pager);
-  clear_session (self);
-  g_clear_object (&self->model);
-  dyn_item_grid_set_model (self->grid, NULL);
-  dyn_item_detail_set_item (self->detail, NULL);
-  dyn_table_details_set_description (self->table_details, NULL);
   gtk_stack_set_visible_child_name (self->items_stack, "empty");
-  adw_window_title_set_title (self->window_title, _("No Table"));
-  adw_window_title_set_subtitle (self->window_title, connection ? dyn_connection_get_name (connection) : NULL);
-  set_status (self, NULL);
+  update_title (self);
   update_actions (self);
+}
+
+/* Staged work that would be lost: closing the window, opening another
+ * connection, deleting this one. The user commits, discards or cancels, as
+ * with unsaved documents. */
+
+static void
+open_connection_now (DynWindow     *self,
+                     DynConnection *connection)
+{
+  reset_connection (self, connection);
+  clear_error (self);
+  set_busy (self, TRUE);
+  dyn_connection_sidebar_set_status (self->sidebar, connection, _("Connecting…"));
+  dyn_connection_create_client_async (connection, dyn_connection_store_get_shared_config (self->store),
+                                      self->connect_cancellable, client_cb, g_object_ref (self));
+}
+
+static void
+removed_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data);
+
+/* The sessions with staged changes, each table's (the one open and the
+ * ones kept), and their tables. A table that was deleted can take no
+ * commit: its changes are not counted. */
+static guint
+collect_staged (DynWindow  *self,
+                GPtrArray  *sessions,
+                GPtrArray  *tables)
+{
+  GHashTableIter iter;
+  gpointer value;
+  guint n = 0;
+
+  if (self->session != NULL && !self->gone && dyn_edit_session_get_n_changes (self->session) > 0)
+    {
+      n += dyn_edit_session_get_n_changes (self->session);
+      if (sessions != NULL)
+        g_ptr_array_add (sessions, g_object_ref (self->session));
+      if (tables != NULL)
+        g_ptr_array_add (tables, g_strdup (self->table));
+    }
+  g_hash_table_iter_init (&iter, self->states);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      DynTableState *state = value;
+      DynEditSession *session = state->session ? DYN_EDIT_SESSION (state->session) : NULL;
+
+      if (session == NULL || state->gone || dyn_edit_session_get_n_changes (session) == 0)
+        continue;
+      n += dyn_edit_session_get_n_changes (session);
+      if (sessions != NULL)
+        g_ptr_array_add (sessions, g_object_ref (session));
+      if (tables != NULL)
+        g_ptr_array_add (tables, g_strdup (state->table));
+    }
+  return n;
+}
+
+static void
+clear_after (DynWindow *self)
+{
+  self->after = AFTER_NOTHING;
+  g_clear_object (&self->after_connection);
+  g_clear_object (&self->after_client);
+  g_clear_pointer (&self->after_table, g_free);
+}
+
+/* Does what waited for the staged changes. */
+static void
+run_after (DynWindow *self)
+{
+  AfterStaged after = self->after;
+  g_autoptr(DynConnection) connection = g_steal_pointer (&self->after_connection);
+  g_autoptr(DynClient) client = g_steal_pointer (&self->after_client);
+  g_autofree char *table = g_steal_pointer (&self->after_table);
+
+  clear_after (self);
+  switch (after)
+    {
+    case AFTER_CLOSE:
+      self->closing = TRUE;
+      gtk_window_close (GTK_WINDOW (self));
+      break;
+    case AFTER_OPEN_CONNECTION:
+      open_connection_now (self, connection);
+      if (table != NULL)
+        {
+          g_free (self->pending_table);
+          self->pending_table = g_steal_pointer (&table);
+        }
+      break;
+    case AFTER_ADD_CONNECTION:
+      if (client == NULL)
+        open_connection_now (self, connection);
+      else
+        {
+          reset_connection (self, connection);
+          set_client (self, client);
+        }
+      break;
+    case AFTER_DELETE_CONNECTION:
+      if (connection == self->connection)
+        reset_connection (self, NULL);
+      dyn_connection_store_remove_async (self->store, connection, self->cancellable, removed_cb, g_object_ref (self));
+      break;
+    case AFTER_NOTHING:
+    default:
+      break;
+    }
+}
+
+static void
+discard_all_staged (DynWindow *self)
+{
+  g_autoptr(GPtrArray) sessions = g_ptr_array_new_with_free_func (g_object_unref);
+
+  collect_staged (self, sessions, NULL);
+  for (guint i = 0; i < sessions->len; i++)
+    dyn_edit_session_discard_all (sessions->pdata[i]);
+}
+
+typedef struct {
+  DynWindow *self;
+  GPtrArray *sessions;
+  GPtrArray *tables;
+  guint      next;
+  guint      not_committed;
+  char      *first_problem;   /* the table of the first change left */
+} CommitAll;
+
+static void
+commit_all_free (CommitAll *data)
+{
+  g_object_unref (data->self);
+  g_ptr_array_unref (data->sessions);
+  g_ptr_array_unref (data->tables);
+  g_free (data->first_problem);
+  g_free (data);
+}
+
+static void commit_next (CommitAll *data);
+
+static void
+commit_all_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  CommitAll *data = user_data;
+  DynEditSession *session = DYN_EDIT_SESSION (source);
+  g_autoptr(DynCommitResult) commit = NULL;
+  g_autoptr(GError) error = NULL;
+
+  commit = dyn_edit_session_commit_finish (session, result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      commit_all_free (data);
+      return;
+    }
+  if (dyn_edit_session_get_n_changes (session) > 0)
+    {
+      data->not_committed += dyn_edit_session_get_n_changes (session);
+      if (data->first_problem == NULL)
+        data->first_problem = g_strdup (data->tables->pdata[data->next]);
+    }
+  data->next++;
+  commit_next (data);
+}
+
+/* Commits the tables one after the other; then does what waited, unless
+ * something is left (a conflict, a failure): then the first table with a
+ * change left opens with its staged changes, and nothing else happens. */
+static void
+commit_next (CommitAll *data)
+{
+  DynWindow *self = data->self;
+  g_autofree char *text = NULL;
+
+  if (data->next < data->sessions->len)
+    {
+      dyn_edit_session_commit_async (data->sessions->pdata[data->next], self->cancellable, commit_all_cb, data);
+      return;
+    }
+  self->committing_all = FALSE;
+  set_busy (self, FALSE);
+  if (data->not_committed == 0)
+    {
+      commit_all_free (data);
+      run_after (self);
+      return;
+    }
+  clear_after (self);
+  if (g_strcmp0 (data->first_problem, self->table) != 0)
+    open_table_now (self, data->first_problem);
+  show_side_page (self, "changes", FALSE);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u change was not committed (a conflict or a failure), so nothing else was done",
+                                       "%u changes were not committed (conflicts or failures), so nothing else was done",
+                                       data->not_committed),
+                          data->not_committed);
+  show_message (self, text);
+  commit_all_free (data);
+}
+
+static void
+commit_all_staged (DynWindow *self)
+{
+  CommitAll *data = g_new0 (CommitAll, 1);
+
+  data->self = g_object_ref (self);
+  data->sessions = g_ptr_array_new_with_free_func (g_object_unref);
+  data->tables = g_ptr_array_new_with_free_func (g_free);
+  collect_staged (self, data->sessions, data->tables);
+  self->committing_all = TRUE;
+  set_busy (self, TRUE);
+  set_status (self, _("Committing…"));
+  commit_next (data);
+}
+
+static void
+staged_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    DynWindow        *self)
+{
+  if (g_strcmp0 (response, "commit") == 0)
+    commit_all_staged (self);
+  else if (g_strcmp0 (response, "discard") == 0)
+    {
+      discard_all_staged (self);
+      run_after (self);
+    }
+  else
+    clear_after (self);
+}
+
+/* Does @after at once when nothing is staged; otherwise asks first, naming
+ * how many changes in which tables, and does it once they are committed or
+ * discarded (not when the user cancels). */
+static void
+when_staged_handled (DynWindow     *self,
+                     AfterStaged    after,
+                     DynConnection *connection,
+                     DynClient     *client,
+                     const char    *table)
+{
+  g_autoptr(GPtrArray) sessions = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) tables = g_ptr_array_new_with_free_func (g_free);
+  g_autofree guint *counts = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *heading = NULL;
+  g_autofree char *body = NULL;
+  GtkWidget *dialog;
+  guint n;
+
+  /* One question at a time. */
+  if (self->staged_dialog != NULL)
+    {
+      gtk_window_present (GTK_WINDOW (self->staged_dialog));
+      return;
+    }
+  if (self->committing_all)
+    return;
+  clear_after (self);
+  self->after = after;
+  g_set_object (&self->after_connection, connection);
+  g_set_object (&self->after_client, client);
+  self->after_table = g_strdup (table);
+
+  n = collect_staged (self, sessions, tables);
+  if (n == 0)
+    {
+      run_after (self);
+      return;
+    }
+  counts = g_new0 (guint, sessions->len);
+  for (guint i = 0; i < sessions->len; i++)
+    counts[i] = dyn_edit_session_get_n_changes (sessions->pdata[i]);
+  g_ptr_array_add (tables, NULL);
+  summary = dyn_describe_staged_tables ((const char * const *) tables->pdata, counts, sessions->len);
+  switch (after)
+    {
+    case AFTER_CLOSE:
+      heading = g_strdup (_("Commit Changes Before Closing?"));
+      break;
+    case AFTER_DELETE_CONNECTION:
+      heading = g_strdup_printf (_("Commit Changes Before Deleting “%s”?"), dyn_connection_get_name (connection));
+      break;
+    case AFTER_OPEN_CONNECTION:
+    case AFTER_ADD_CONNECTION:
+    case AFTER_NOTHING:
+    default:
+      heading = g_strdup_printf (_("Commit Changes Before Opening “%s”?"), dyn_connection_get_name (connection));
+      break;
+    }
+  /* Translators: %s is a list such as "3 changes in Movies and 1 change in Shows". */
+  body = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%s is staged but not written to DynamoDB. Discarded changes are lost.",
+                                       "%s are staged but not written to DynamoDB. Discarded changes are lost.", n),
+                          summary);
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, body);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "discard", _("_Discard"), "commit", _("C_ommit"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "discard", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "commit", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "commit");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (staged_response_cb), self, 0);
+  self->staged_dialog = dialog;
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->staged_dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* Actions. */
@@ -808,6 +1408,22 @@ scan_action (GtkWidget  *widget,
   DynWindow *self = DYN_WINDOW (widget);
 
   start_read (self, new_scan (self));
+}
+
+/* F5: the current read again from its start, with a small first page; a
+ * staged change keeps its mark and its value in the new rows. */
+static void
+refresh_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+
+  /* The same read request again: a new pager starts at its beginning. */
+  if (self->read == NULL)
+    start_read (self, new_scan (self));
+  else
+    start_read (self, g_object_ref (self->read));
 }
 
 static void
@@ -1070,8 +1686,9 @@ delete_response_cb (AdwMessageDialog *dialog,
   if (g_strcmp0 (response, "delete") != 0 || connection == NULL)
     return;
   if (connection == self->connection)
-    reset_connection (self, NULL);
-  dyn_connection_store_remove_async (self->store, connection, self->cancellable, removed_cb, g_object_ref (self));
+    when_staged_handled (self, AFTER_DELETE_CONNECTION, connection, NULL, NULL);
+  else
+    dyn_connection_store_remove_async (self->store, connection, self->cancellable, removed_cb, g_object_ref (self));
 }
 
 static void
@@ -1252,47 +1869,72 @@ staged_committed_cb (DynStagedChanges *staged,
     show_side_page (self, "changes", FALSE);
 }
 
-static void
-clear_session (DynWindow *self)
+/* Takes the open table's session out of the window (transfer full). */
+static DynEditSession *
+detach_session (DynWindow *self)
 {
+  DynEditSession *session = g_steal_pointer (&self->session);
+
   if (self->item_editor != NULL)
     gtk_window_destroy (GTK_WINDOW (self->item_editor));
   dyn_staged_changes_set_session (self->staged, NULL);
   dyn_item_grid_set_edit_session (self->grid, NULL);
-  if (self->session != NULL)
+  if (session != NULL)
     {
-      g_signal_handlers_disconnect_by_data (self->session, self);
+      g_signal_handlers_disconnect_by_data (session, self);
       if (self->session_busy)
         {
           self->session_busy = FALSE;
           set_busy (self, FALSE);
         }
-      g_clear_object (&self->session);
     }
   if (gtk_widget_get_visible (GTK_WIDGET (self->side_stack)) &&
       g_strcmp0 (gtk_stack_get_visible_child_name (self->side_stack), "changes") == 0)
     gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);
   update_changes_button (self);
+  return session;
 }
 
-/* One session per open table: its key schema, read-only from the
- * connection, no version attribute. */
 static void
-create_session (DynWindow *self)
+clear_session (DynWindow *self)
+{
+  g_autoptr(DynEditSession) session = detach_session (self);
+}
+
+/* Makes @session the open table's (takes it). */
+static void
+attach_session (DynWindow      *self,
+                DynEditSession *session)
 {
   clear_session (self);
-  if (self->keys == NULL || self->client == NULL)
-    return;
-  self->session = dyn_edit_session_new (self->client, self->table, &self->keys->table.keys);
-  dyn_edit_session_set_read_only (self->session,
-                                  self->connection != NULL && dyn_connection_get_read_only (self->connection));
+  self->session = session;
   g_signal_connect (self->session, "changed", G_CALLBACK (session_changed_cb), self);
   g_signal_connect (self->session, "notify::busy", G_CALLBACK (session_notify_cb), self);
   g_signal_connect (self->session, "notify::can-undo", G_CALLBACK (session_notify_cb), self);
   g_signal_connect (self->session, "notify::n-conflicts", G_CALLBACK (session_notify_cb), self);
+  if (dyn_edit_session_get_busy (session))
+    {
+      self->session_busy = TRUE;
+      set_busy (self, TRUE);
+    }
   dyn_staged_changes_set_session (self->staged, self->session);
   update_changes_button (self);
   update_edit_actions (self);
+}
+
+/* One session per table: its key schema, read-only from the connection, no
+ * version attribute. It stays with the table while others are open. */
+static void
+create_session (DynWindow *self)
+{
+  DynEditSession *session;
+
+  clear_session (self);
+  if (self->keys == NULL || self->client == NULL)
+    return;
+  session = dyn_edit_session_new (self->client, self->table, &self->keys->table.keys);
+  dyn_edit_session_set_read_only (session, self->connection != NULL && dyn_connection_get_read_only (self->connection));
+  attach_session (self, session);
 }
 
 /* Rows are edited where the table itself is read: an index's rows may hold
@@ -1317,9 +1959,11 @@ check_editable (DynWindow *self)
   if (self->session == NULL)
     return FALSE;
   if (dyn_edit_session_get_read_only (self->session))
-    error = g_error_new_literal (DYN_ERROR, DYN_ERROR_READ_ONLY,
-                                 _("This connection is read-only: nothing can be changed or written"));
-  else if (dyn_item_grid_get_edit_session (self->grid) == NULL)
+    {
+      refuse_read_only (self);
+      return FALSE;
+    }
+  if (dyn_item_grid_get_edit_session (self->grid) == NULL)
     error = g_error_new_literal (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
                                  _("Items read from an index are not edited here: choose “Table” to edit them"));
   if (error != NULL)
@@ -1421,7 +2065,9 @@ delete_item_action (GtkWidget  *widget,
   for (guint i = 0; i < rows->len && error == NULL; i++)
     if (dyn_item_object_get_state (rows->pdata[i]) != DYN_ITEM_STATE_DELETED)
       dyn_edit_session_stage_delete (self->session, rows->pdata[i], &error);
-  if (error != NULL)
+  if (g_error_matches (error, DYN_ERROR, DYN_ERROR_READ_ONLY))
+    refuse_read_only (self);
+  else if (error != NULL)
     show_error (self, _("Deleting"), error);
   else
     clear_error (self);
@@ -1438,7 +2084,7 @@ commit_changes_action (GtkWidget  *widget,
     return;
   if (dyn_edit_session_get_read_only (self->session))
     {
-      check_editable (self);
+      refuse_read_only (self);
       return;
     }
   show_side_page (self, "changes", FALSE);
@@ -1447,21 +2093,67 @@ commit_changes_action (GtkWidget  *widget,
 }
 
 static void
+undo_response_cb (AdwMessageDialog *dialog,
+                  const char       *response,
+                  DynWindow        *self)
+{
+  DynEditSession *session = g_object_get_data (G_OBJECT (dialog), "dyn-session");
+
+  /* Only the commit asked about, while its table is open. */
+  if (g_strcmp0 (response, "undo") != 0 || session != self->session ||
+      !dyn_edit_session_get_can_undo (session) || dyn_edit_session_get_busy (session))
+    return;
+  set_status (self, _("Undoing the last commit…"));
+  gtk_widget_activate_action (GTK_WIDGET (self->staged), "staged.undo", NULL);
+}
+
+/* Undo writes: it names the commit and its table and asks first. */
+static void
 undo_commit_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
 {
   DynWindow *self = DYN_WINDOW (widget);
+  g_autofree char *heading = NULL;
+  GtkWidget *dialog;
+  guint n;
 
   if (self->session == NULL || !dyn_edit_session_get_can_undo (self->session))
     return;
   if (dyn_edit_session_get_read_only (self->session))
     {
-      check_editable (self);
+      refuse_read_only (self);
       return;
     }
-  set_status (self, _("Undoing the last commit…"));
-  gtk_widget_activate_action (GTK_WIDGET (self->staged), "staged.undo", NULL);
+  n = dyn_edit_session_get_n_undo (self->session);
+  heading = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Undo Commit of %u Change to %s?",
+                                          "Undo Commit of %u Changes to %s?", n),
+                             n, dyn_edit_session_get_table (self->session));
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), heading, NULL);
+  adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (dialog),
+                               _("The items are written back as they were before that commit. "
+                                 "An item someone else changed since then is not overwritten."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "undo", _("_Undo Commit"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "undo", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "dyn-session", g_object_ref (self->session), g_object_unref);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (undo_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* Ctrl+Z: a text field with the focus keeps its own undo. */
+static gboolean
+undo_shortcut_cb (GtkWidget *widget,
+                  GVariant  *args,
+                  gpointer   user_data)
+{
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (widget));
+
+  if (focus != NULL && (GTK_IS_EDITABLE (focus) || GTK_IS_TEXT_VIEW (focus)))
+    return FALSE;
+  return gtk_widget_activate_action (widget, "win.undo-commit", NULL);
 }
 
 static void
@@ -1477,7 +2169,10 @@ grid_edit_failed_cb (DynItemGrid  *grid,
                      const GError *error,
                      DynWindow    *self)
 {
-  show_error (self, _("Editing the cell"), error);
+  if (g_error_matches (error, DYN_ERROR, DYN_ERROR_READ_ONLY))
+    refuse_read_only (self);
+  else
+    show_error (self, _("Editing the cell"), error);
 }
 
 static void
@@ -1520,9 +2215,7 @@ table_activated_cb (DynConnectionSidebar *sidebar,
 {
   if (connection != self->connection)
     {
-      dyn_window_open_connection (self, connection);
-      g_free (self->pending_table);
-      self->pending_table = g_strdup (table);
+      when_staged_handled (self, AFTER_OPEN_CONNECTION, connection, NULL, table);
       return;
     }
   dyn_window_open_table (self, table);
@@ -1558,6 +2251,13 @@ static gboolean
 dyn_window_close_request (GtkWindow *window)
 {
   DynWindow *self = DYN_WINDOW (window);
+
+  /* Staged changes are asked about first; the answer closes it. */
+  if (!self->closing && collect_staged (self, NULL, NULL) > 0)
+    {
+      when_staged_handled (self, AFTER_CLOSE, NULL, NULL, NULL);
+      return TRUE;
+    }
 
   if (self->settings != NULL)
     {
@@ -1692,6 +2392,18 @@ dyn_window_dispose (GObject *object)
   if (self->connect_cancellable != NULL)
     g_cancellable_cancel (self->connect_cancellable);
   cancel_load (self);
+  g_clear_handle_id (&self->age_id, g_source_remove);
+  clear_after (self);
+  if (self->staged_dialog != NULL)
+    {
+      GtkWidget *dialog = self->staged_dialog;
+
+      g_object_remove_weak_pointer (G_OBJECT (dialog), (gpointer *) &self->staged_dialog);
+      self->staged_dialog = NULL;
+      gtk_window_destroy (GTK_WINDOW (dialog));
+    }
+  if (self->states != NULL)
+    g_hash_table_remove_all (self->states);
   if (self->bench_scroll_id != 0)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->bench_scroll_id);
@@ -1720,6 +2432,7 @@ dyn_window_finalize (GObject *object)
   g_clear_object (&self->store);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->index_names);
+  g_clear_pointer (&self->states, g_hash_table_unref);
   g_strfreev (self->tables);
   g_free (self->table);
   g_free (self->pending_table);
@@ -1753,6 +2466,27 @@ dyn_window_get_property (GObject    *object,
     case PROP_ERROR_TEXT:
       g_value_set_string (value, self->error_text);
       break;
+    case PROP_PAGE_SIZE:
+      g_value_set_uint (value, self->page_size);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyn_window_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  DynWindow *self = DYN_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_PAGE_SIZE:
+      set_page_size (self, g_value_get_uint (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1768,6 +2502,7 @@ dyn_window_class_init (DynWindowClass *klass)
   object_class->dispose = dyn_window_dispose;
   object_class->finalize = dyn_window_finalize;
   object_class->get_property = dyn_window_get_property;
+  object_class->set_property = dyn_window_set_property;
   widget_class->realize = dyn_window_realize;
   window_class->close_request = dyn_window_close_request;
 
@@ -1780,6 +2515,11 @@ dyn_window_class_init (DynWindowClass *klass)
   properties[PROP_ERROR_TEXT] =
     g_param_spec_string ("error-text", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The Limit of a read's first page (0: a full page of up to 1 MB); the
+   * "page-size" setting. */
+  properties[PROP_PAGE_SIZE] =
+    g_param_spec_uint ("page-size", NULL, NULL, 0, 10000, 50,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Pulls the resource bundle out of the static library (its constructor
@@ -1810,6 +2550,9 @@ dyn_window_class_init (DynWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynWindow, side_stack);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, staged);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, changes_button);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, new_item_button);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, edit_button);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, page_size_button);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, table_details);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, status_label);
@@ -1817,6 +2560,8 @@ dyn_window_class_init (DynWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open-table", "s", open_table_action);
   gtk_widget_class_install_action (widget_class, "win.open-connection", "s", open_connection_action);
   gtk_widget_class_install_action (widget_class, "win.scan", NULL, scan_action);
+  gtk_widget_class_install_action (widget_class, "win.refresh", NULL, refresh_action);
+  gtk_widget_class_install_property_action (widget_class, "win.page-size", "page-size");
   gtk_widget_class_install_action (widget_class, "win.query", NULL, query_action);
   gtk_widget_class_install_action (widget_class, "win.load-more", NULL, load_more_action);
   gtk_widget_class_install_action (widget_class, "win.load-all", NULL, load_all_action);
@@ -1850,7 +2595,7 @@ dyn_window_class_init (DynWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F9, 0, "win.toggle-sidebar", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.toggle-builder", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "win.query", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.scan", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.refresh", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, GDK_CONTROL_MASK, "win.toggle-detail", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new-connection", NULL);
   /* Editing. Enter on a row opens the JSON editor too (the grid's activate);
@@ -1862,7 +2607,7 @@ dyn_window_class_init (DynWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_d, GDK_CONTROL_MASK, "win.duplicate-item", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "win.delete-item", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "win.commit-changes", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, "win.undo-commit", NULL);
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_z, GDK_CONTROL_MASK, undo_shortcut_cb, NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.toggle-changes", NULL);
 }
 
@@ -1873,6 +2618,8 @@ dyn_window_init (DynWindow *self)
 
   self->cancellable = g_cancellable_new ();
   self->bench = g_strcmp0 (g_getenv ("DYN_BENCH"), "1") == 0;
+  self->states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) dyn_table_state_free);
+  self->page_size = 50;
   self->index_names = gtk_string_list_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1902,7 +2649,10 @@ dyn_window_init (DynWindow *self)
       if (g_settings_get_boolean (self->settings, "window-maximized"))
         gtk_window_maximize (GTK_WINDOW (self));
       dyn_item_grid_set_grouped (self->grid, g_settings_get_boolean (self->settings, "group-by-collection"));
+      g_settings_bind (self->settings, "page-size", self, "page-size", G_SETTINGS_BIND_DEFAULT);
     }
+  update_page_size_button (self);
+  self->age_id = g_timeout_add_seconds (30, age_tick_cb, self);
   gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);
   update_actions (self);
 }
@@ -1943,13 +2693,7 @@ dyn_window_add_connection (DynWindow     *self,
   g_return_if_fail (DYN_IS_CONNECTION (connection));
 
   g_list_store_append (self->extras, connection);
-  if (client == NULL)
-    {
-      dyn_window_open_connection (self, connection);
-      return;
-    }
-  reset_connection (self, connection);
-  set_client (self, client);
+  when_staged_handled (self, AFTER_ADD_CONNECTION, connection, client, NULL);
 }
 
 void
@@ -1959,12 +2703,7 @@ dyn_window_open_connection (DynWindow     *self,
   g_return_if_fail (DYN_IS_WINDOW (self));
   g_return_if_fail (DYN_IS_CONNECTION (connection));
 
-  reset_connection (self, connection);
-  clear_error (self);
-  set_busy (self, TRUE);
-  dyn_connection_sidebar_set_status (self->sidebar, connection, _("Connecting…"));
-  dyn_connection_create_client_async (connection, dyn_connection_store_get_shared_config (self->store),
-                                      self->connect_cancellable, client_cb, g_object_ref (self));
+  when_staged_handled (self, AFTER_OPEN_CONNECTION, connection, NULL, NULL);
 }
 
 void
@@ -1999,8 +2738,10 @@ dyn_window_set_page_limit (DynWindow *self,
 {
   g_return_if_fail (DYN_IS_WINDOW (self));
 
-  self->limit = limit;
-  dyn_expression_builder_set_page_size (self->builder, limit);
+  /* For this window only: the setting keeps its value. */
+  if (self->settings != NULL)
+    g_settings_unbind (self, "page-size");
+  set_page_size (self, MIN (limit, 10000));
 }
 
 DynConnection *

@@ -39,7 +39,9 @@ void                dyn_window_open_table           (DynWindow          *self,
 /* The builder's text to run instead of a Scan when the next table opens. */
 void                dyn_window_set_initial_query    (DynWindow          *self,
                                                      const char         *text);
-/* The page size of reads (Limit; 0: the server's 1 MB pages). */
+/* The size of a read's first page (its Limit; 0: a full page of up to 1 MB)
+ * for this window, instead of the "page-size" setting (the "page-size"
+ * property). Later pages are always full ones. */
 void                dyn_window_set_page_limit       (DynWindow          *self,
                                                      guint               limit);
 

@@ -353,7 +353,7 @@ test_stage_review_commit (Fixture       *fixture,
   editor = open_editor (fixture, dyn_item_editor_new (fixture->session, row));
   text = dyn_item_editor_dup_text (editor);
   g_assert_nonnull (strstr (text, "\"Status\": \"paused\""));
-  g_assert_nonnull (strstr (text, "\"Tags\": [\""));   /* a set, shown as an array */
+  g_assert_nonnull (strstr (text, "\"Tags\": {\"$set\": [\""));   /* a set, shown as a set */
   g_assert_true (dyn_item_editor_get_valid (editor));
   /* By default the write is guarded by the values it changes (not the
    * whole item), said once. */
@@ -369,7 +369,7 @@ test_stage_review_commit (Fixture       *fixture,
   g_assert_false (dyn_item_editor_set_ddb_json (editor, TRUE));
 
   g_free (edited);
-  edited = add_to_array (text, "Tags", ", \"ml\"");
+  edited = add_to_array (text, "$set", ", \"ml\"");   /* the Tags set's elements */
   dyn_item_editor_set_text (editor, edited);
   g_assert_true (dyn_item_editor_get_valid (editor));
   g_assert_cmpuint (dyn_item_editor_get_error_line (editor), ==, 0);

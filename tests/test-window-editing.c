@@ -258,6 +258,48 @@ wait_editor_closed (Fixture *fixture)
   return dyn_window_get_item_editor (fixture->window);
 }
 
+/* The message dialog the window shows now (transient for it), or NULL. */
+static AdwMessageDialog *
+find_dialog (DynWindow *window)
+{
+  g_autoptr(GList) toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data) &&
+        gtk_window_get_transient_for (l->data) == GTK_WINDOW (window))
+      return l->data;
+  return NULL;
+}
+
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Clicks the dialog's button for @response, as the user would: the dialog
+ * closes and answers. */
+static void
+click_response (AdwMessageDialog *dialog,
+                const char       *label)
+{
+  GtkWidget *button = find_button (GTK_WIDGET (dialog), label);
+
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  iterate ();
+}
+
 /* ------------------------------------------------------------------------ */
 
 static void
@@ -376,8 +418,17 @@ test_edit_commit_undo (Fixture       *fixture,
   g_assert_null (server_item (fixture, "META"));
   g_assert_null (server_item (fixture, "PROJ#2026-0003"));
 
-  /* Undo: the inverse writes, guarded by what the commit left. */
+  /* Undo: asked first, naming the commit and its table; then the inverse
+   * writes, guarded by what the commit left. */
   activate (window, "win.undo-commit");
+  {
+    AdwMessageDialog *dialog = find_dialog (window);
+    g_autofree char *heading = g_strdup_printf ("Undo Commit of 5 Changes to %s?", fixture->table);
+
+    g_assert_nonnull (dialog);
+    g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, heading);
+    click_response (dialog, "_Undo Commit");
+  }
   wait_idle (window);
   g_assert_true (g_str_has_prefix (dyn_window_get_status_text (window), "Undid the last commit: 5 changes"));
   g_assert_false (dyn_edit_session_get_can_undo (session));
@@ -459,6 +510,86 @@ test_conflict (Fixture       *fixture,
                    ==, "Data lake (Bob)");
 }
 
+/* Item 16: the JSON editor's plain view writes sets with their type, as the
+ * detail pane does, so that a set can be told from a list; both round-trip
+ * through the DynamoDB JSON view and the commit. */
+static void
+test_editor_sets (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  DynWindow *window = fixture->window;
+  DynItemEditor *editor;
+  DynValue *item;
+  g_autofree char *text = NULL;
+  g_autofree char *edited = NULL;
+  g_autofree char *ddb = NULL;
+  g_autoptr(DynValue) stored = NULL;
+
+  if (fixture->window == NULL)
+    return;
+  open_table (fixture, FALSE);
+  select_row (fixture, "PROJ#2026-0001", TRUE);
+  activate (window, "win.edit-item");
+  editor = dyn_window_get_item_editor (window);
+  g_assert_nonnull (editor);
+  text = dyn_item_editor_dup_text (editor);
+  g_assert_nonnull (strstr (text, "\"Tags\": {\"$set\": [\"data\", \"web\"]}"));
+  g_assert_nonnull (strstr (text, "\"Budget\": 75606.97"));
+
+  /* A third tag, a list beside the set, a number set with an exact number. */
+  edited = replace (text, "{\"$set\": [\"data\", \"web\"]}",
+                    "{\"$set\": [\"data\", \"web\", \"ml\"]},\n  \"Steps\": [\"data\", \"web\"],\n"
+                    "  \"Scores\": {\"$set\": [1, 2.50]}");
+  dyn_item_editor_set_text (editor, edited);
+  g_assert_true (dyn_item_editor_get_valid (editor));
+  item = dyn_item_editor_get_item (editor);
+  g_assert_cmpint (dyn_value_get_value_type (dyn_value_map_lookup (item, "Tags")), ==, DYN_VALUE_SS);
+  g_assert_cmpuint (dyn_value_get_length (dyn_value_map_lookup (item, "Tags")), ==, 3);
+  g_assert_cmpint (dyn_value_get_value_type (dyn_value_map_lookup (item, "Steps")), ==, DYN_VALUE_L);
+  g_assert_cmpint (dyn_value_get_value_type (dyn_value_map_lookup (item, "Scores")), ==, DYN_VALUE_NS);
+  g_assert_cmpstr (dyn_value_set_get_string (dyn_value_map_lookup (item, "Scores"), 1), ==, "2.50");
+
+  /* Through the DynamoDB JSON view and back: the same text. */
+  g_assert_true (dyn_item_editor_set_ddb_json (editor, TRUE));
+  ddb = dyn_item_editor_dup_text (editor);
+  g_assert_nonnull (strstr (ddb, "\"Tags\": {\"SS\":"));
+  g_assert_nonnull (strstr (ddb, "\"Steps\": {\"L\":"));
+  g_assert_nonnull (strstr (ddb, "\"Scores\": {\"NS\":"));
+  g_assert_true (dyn_item_editor_set_ddb_json (editor, FALSE));
+  g_free (text);
+  text = dyn_item_editor_dup_text (editor);
+  g_assert_nonnull (strstr (text, "\"Tags\": {\"$set\": [\"data\", \"web\", \"ml\"]}"));
+  g_assert_nonnull (strstr (text, "\"Steps\": [\"data\", \"web\"]"));
+  g_assert_nonnull (strstr (text, "\"Scores\": {\"$set\": [1, 2.50]}"));
+
+  /* A plain array where the set was is a list: what the text says. */
+  g_free (edited);
+  edited = replace (text, "{\"$set\": [\"data\", \"web\", \"ml\"]}", "[\"data\", \"web\", \"ml\"]");
+  dyn_item_editor_set_text (editor, edited);
+  g_assert_cmpint (dyn_value_get_value_type (dyn_value_map_lookup (dyn_item_editor_get_item (editor), "Tags")), ==,
+                   DYN_VALUE_L);
+  dyn_item_editor_set_text (editor, text);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (editor), "editor.save", NULL));
+  g_assert_null (wait_editor_closed (fixture));
+
+  /* The staged row opens with the same text; the commit writes the types. */
+  select_row (fixture, "PROJ#2026-0001", TRUE);
+  activate (window, "win.edit-item");
+  editor = dyn_window_get_item_editor (window);
+  g_free (edited);
+  edited = dyn_item_editor_dup_text (editor);
+  g_assert_cmpstr (edited, ==, text);
+  gtk_window_close (GTK_WINDOW (editor));
+  g_assert_null (wait_editor_closed (fixture));
+  activate (window, "win.commit-changes");
+  wait_idle (window);
+  stored = server_item (fixture, "PROJ#2026-0001");
+  g_assert_cmpint (dyn_value_get_value_type (dyn_value_map_lookup (stored, "Tags")), ==, DYN_VALUE_SS);
+  g_assert_cmpuint (dyn_value_get_length (dyn_value_map_lookup (stored, "Tags")), ==, 3);
+  g_assert_cmpint (dyn_value_get_value_type (dyn_value_map_lookup (stored, "Steps")), ==, DYN_VALUE_L);
+  g_assert_cmpint (dyn_value_get_value_type (dyn_value_map_lookup (stored, "Scores")), ==, DYN_VALUE_NS);
+}
+
 static void
 test_read_only (Fixture       *fixture,
                 gconstpointer  data)
@@ -533,6 +664,7 @@ main (int   argc,
   g_test_add ("/dyn/window-editing/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("edit-commit-undo", test_edit_commit_undo);
   ADD ("conflict", test_conflict);
+  ADD ("editor-sets", test_editor_sets);
   ADD ("read-only", test_read_only);
 #undef ADD
 

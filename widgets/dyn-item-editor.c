@@ -8,6 +8,7 @@
 
 #include "dyn-item-editor.h"
 #include "dyn-widgets-resources.h"
+#include "dyn-item-text.h"
 #include "dyn-json.h"
 
 struct _DynItemEditor
@@ -16,7 +17,6 @@ struct _DynItemEditor
 
   DynEditSession  *session;
   DynItemObject   *object;       /* NULL: a create */
-  DynValue        *reference;    /* what the text was made from: set types come from it */
   DynValue        *before;       /* what the write would be guarded by; NULL for a create */
   DynValue        *item;         /* the text's item while valid */
   char            *error_message;
@@ -85,7 +85,9 @@ text_for (DynItemEditor  *self,
           const DynValue *item,
           gboolean        ddb_json)
 {
-  return ddb_json ? to_ddb_text (item) : dyn_item_to_editable_json (item);
+  /* Plain JSON names the types it cannot say ({"$set": …}), so that what
+   * is shown is what will be written. */
+  return ddb_json ? to_ddb_text (item) : dyn_item_to_plain_text (item);
 }
 
 static void
@@ -194,7 +196,7 @@ validate (DynItemEditor *self)
   if (self->ddb_json)
     item = dyn_json_decode_ddb_item (text, strlen (text), &error);
   else
-    item = dyn_item_from_editable_json (text, -1, self->reference, &error);
+    item = dyn_item_from_plain_text (text, -1, &error);
   if (item != NULL && !dyn_item_check_key (item, dyn_edit_session_get_keys (self->session), &error))
     g_clear_pointer (&item, dyn_value_unref);
   if (item != NULL && dyn_item_size (item) > DYN_ITEM_MAX_SIZE)
@@ -333,7 +335,6 @@ dyn_item_editor_finalize (GObject *object)
 {
   DynItemEditor *self = (DynItemEditor *) object;
 
-  g_clear_pointer (&self->reference, dyn_value_unref);
   g_clear_pointer (&self->before, dyn_value_unref);
   g_clear_pointer (&self->item, dyn_value_unref);
   g_free (self->error_message);
@@ -463,7 +464,6 @@ editor_new (DynEditSession *session,
   g_autofree char *text = NULL;
 
   self->session = g_object_ref (session);
-  self->reference = dyn_value_ref (item);
   if (object != NULL)
     {
       int index = dyn_edit_session_lookup (session, object);
@@ -551,9 +551,6 @@ dyn_item_editor_set_ddb_json (DynItemEditor *self,
       gtk_widget_error_bell (GTK_WIDGET (self));
       return FALSE;
     }
-  /* The plain view's set types come from the item as it is now. */
-  g_clear_pointer (&self->reference, dyn_value_unref);
-  self->reference = dyn_value_ref (self->item);
   self->ddb_json = ddb_json;
   text = text_for (self, self->item, ddb_json);
   self->updating = TRUE;

@@ -7,8 +7,8 @@
 
 G_BEGIN_DECLS
 
-/* A whole item in a JSON editor (a modal window): plain JSON (sets written
- * as arrays, kept as sets) or DynamoDB JSON, validated as you type with the
+/* A whole item in a JSON editor (a modal window): plain JSON (with the tags
+ * of client/VALUES.md: sets as {"$set": […]}) or DynamoDB JSON, validated as you type with the
  * line of the error, and a preview of the guard the write will use. "Stage"
  * (action editor.save) stages the item in the session and closes; the
  * "staged" signal carries the row. Property action editor.ddb-json switches

@@ -1031,11 +1031,22 @@ void
 dyn_item_grid_set_model (DynItemGrid        *self,
                          DynCollectionModel *model)
 {
+  GtkRoot *root;
+  GtkWidget *focus;
+  gboolean had_focus;
+
   g_return_if_fail (DYN_IS_ITEM_GRID (self));
   g_return_if_fail (model == NULL || DYN_IS_COLLECTION_MODEL (model));
 
   if (self->model == model)
     return;
+  /* The focused cell goes with its row and column: GTK 4.8 keeps a pointer
+   * to it otherwise. The grid takes the focus back afterwards. */
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  had_focus = focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->column_view));
+  if (had_focus)
+    gtk_root_set_focus (root, NULL);
   if (self->model != NULL)
     g_clear_signal_handler (&self->attributes_handler, self->model);
   g_set_object (&self->model, model);
@@ -1045,6 +1056,8 @@ dyn_item_grid_set_model (DynItemGrid        *self,
                                                  G_CALLBACK (attributes_changed_cb), self);
   rebuild (self);
   sync_columns (self);
+  if (had_focus)
+    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
 }
 

@@ -501,7 +501,40 @@ dyn_edit_session_set_model (DynEditSession     *self,
   g_return_if_fail (model == NULL || DYN_IS_COLLECTION_MODEL (model));
 
   if (g_set_object (&self->model, model))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+    {
+      dyn_edit_session_show_in_model (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
+    }
+}
+
+void
+dyn_edit_session_show_in_model (DynEditSession *self)
+{
+  g_return_if_fail (DYN_IS_EDIT_SESSION (self));
+
+  if (self->model == NULL)
+    return;
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = self->entries->pdata[i];
+      DynValue *item = entry->after ? entry->after : entry->before;
+      g_autoptr(DynValue) key = dyn_item_key (item, &self->keys);
+      DynItemObject *row = key ? dyn_collection_model_lookup (self->model, key) : NULL;
+
+      if (row != NULL && row == entry->object)
+        continue;
+      if (entry->before == NULL)
+        {
+          /* A create: its row, even where the read did not find the item. */
+          set_object (entry, show_item (self, row, entry->after, DYN_ITEM_STATE_ADDED));
+        }
+      else if (row != NULL)
+        {
+          /* An edit shows what it will write, a delete what it is guarded by. */
+          set_object (entry, show_item (self, row, entry->after ? entry->after : entry->before,
+                                        entry->after ? DYN_ITEM_STATE_CHANGED : DYN_ITEM_STATE_DELETED));
+        }
+    }
 }
 
 gboolean
@@ -606,6 +639,13 @@ dyn_edit_session_get_can_undo (DynEditSession *self)
 {
   g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), FALSE);
   return self->undo != NULL && self->undo->len > 0;
+}
+
+guint
+dyn_edit_session_get_n_undo (DynEditSession *self)
+{
+  g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), 0);
+  return self->undo != NULL ? self->undo->len : 0;
 }
 
 /* ------------------------------------------------------------------------ */

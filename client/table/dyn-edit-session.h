@@ -33,6 +33,10 @@ DynCollectionModel *dyn_edit_session_get_model           (DynEditSession     *se
 /* The rows to mark; staged items replace their rows in it. May be NULL. */
 void                dyn_edit_session_set_model           (DynEditSession     *self,
                                                           DynCollectionModel *model);
+/* Shows each staged change in the model's row that holds its key, staged
+ * item and mark (a create gets a row of its own): after a refresh put a new
+ * model in place, or a page arrived. set_model() does it too. */
+void                dyn_edit_session_show_in_model       (DynEditSession     *self);
 gboolean            dyn_edit_session_get_read_only       (DynEditSession     *self);
 void                dyn_edit_session_set_read_only       (DynEditSession     *self,
                                                           gboolean            read_only);
@@ -50,6 +54,8 @@ guint               dyn_edit_session_get_n_changes       (DynEditSession     *se
 guint               dyn_edit_session_get_n_conflicts     (DynEditSession     *self);
 gboolean            dyn_edit_session_get_busy            (DynEditSession     *self);
 gboolean            dyn_edit_session_get_can_undo        (DynEditSession     *self);
+/* How many changes the last commit applied, which an undo would revert. */
+guint               dyn_edit_session_get_n_undo          (DynEditSession     *self);
 
 /* Staging. Each fails with DYN_ERROR_READ_ONLY on a read-only session,
  * G_IO_ERROR_BUSY during a commit, DYN_ERROR_INVALID_ARGUMENT for an item

@@ -274,6 +274,16 @@ dyn_pager_set_start_key (DynPager *self,
   g_ptr_array_set_size (self->held, 0);
 }
 
+void
+dyn_pager_set_page_limit (DynPager *self,
+                          gint64    limit)
+{
+  g_return_if_fail (DYN_IS_PAGER (self));
+  g_return_if_fail (limit >= 0);
+
+  self->request->limit = limit;
+}
+
 /* Counts a response into @stats and returns its LastEvaluatedKey (new ref) or NULL. */
 static DynValue *
 account (DynReadStats  *stats,

@@ -87,6 +87,11 @@ guint64             dyn_pager_get_max_items  (DynPager *self);
 /* Whether max items were handed out (always FALSE without a max). */
 gboolean            dyn_pager_is_full        (DynPager *self);
 
+/* The Limit of the pages read from now on (0: full pages of up to 1 MB):
+ * a small first page, then full ones. */
+void                dyn_pager_set_page_limit (DynPager *self,
+                                              gint64    limit);
+
 /* Reads the next page. Returns the page's items (possibly empty; empty
  * without a request when the pager is full or done). */
 void                dyn_pager_next_async     (DynPager            *self,
