@@ -128,6 +128,16 @@ def bare_messages(path, rel):
             exempt_before[pos] = True
     functions = dict(MESSAGE_ARG)
     functions.update(printf_helpers(tokens))
+    # Helpers declared in a header beside the file (a -private.h shared by
+    # the files of one part) count as well.
+    for header in re.findall(r'^#include "([^"]+)"', source, re.M):
+        header_path = os.path.join(os.path.dirname(path), header)
+        if header.endswith('.h') and os.path.exists(header_path):
+            with open(header_path, encoding='utf-8') as f:
+                header_tokens = [(m.start(), m.group()) for m in token.finditer(f.read())]
+            for name, index in printf_helpers([t for t in header_tokens
+                                               if not t[1].startswith(('/*', '//'))]).items():
+                functions.setdefault(name, index)
     problems = []
     for i, (pos, text) in enumerate(tokens[:-1]):
         if text not in functions or tokens[i + 1][1] != '(' or (i > 0 and tokens[i - 1][1] in ('.', '->')):

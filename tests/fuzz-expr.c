@@ -18,7 +18,9 @@
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I_build -Iclient -Iclient/values -Iclient/expr \
  *     $(pkg-config --cflags glib-2.0 gobject-2.0 json-glib-1.0) \
  *     tests/fuzz-expr.c client/expr/dyn-expr.c client/expr/dyn-expr-parse.c client/expr/dyn-expr-compile.c \
- *     client/expr/dyn-reserved.c client/values/dyn-value.c client/values/dyn-json.c client/dyn-error.c \
+ *     client/expr/dyn-reserved.c client/values/dyn-value.c client/values/dyn-value-json.c \
+ *     client/values/dyn-json.c client/values/dyn-json-ddb.c client/values/dyn-json-plain.c \
+ *     client/values/dyn-json-write.c client/dyn-error.c \
  *     $(pkg-config --libs gio-2.0 json-glib-1.0) -lm -o fuzz-expr
  *
  * (-I_build: any configured build dir, for config.h.)
