@@ -406,6 +406,7 @@ test_one_object (Fixture       *fixture,
 {
   DynExpressionBuilder *builder;
   const DynRequest *sent;
+  DynReadRequest *read_before_more;
 
   if (!ensure_tables ())
     return;
@@ -469,7 +470,8 @@ test_one_object (Fixture       *fixture,
   g_assert_cmpstr (sent->key_condition, ==, "#y = :y AND #r > :r");
   g_assert_null (sent->filter);
 
-  /* Load More: the next page of the same request. */
+  /* Load More: the same request from where it stopped, in full pages (only
+   * the first page is small). */
   dyn_window_set_page_limit (fixture->window, 2);
   dyn_expression_builder_set_index (builder, NULL);
   run_text (fixture, "year = 2013");
@@ -477,11 +479,18 @@ test_one_object (Fixture       *fixture,
   g_assert_cmpint (sent->limit, ==, 2);
   g_assert_null (sent->exclusive_start_key);
   g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (builder), "--page-size 2"));
+  read_before_more = dyn_window_get_read_request (fixture->window);
   activate (fixture->window, "win.load-more", NULL);
   wait_idle (fixture->window);
-  sent = assert_read (fixture, DYN_OP_QUERY, NULL, 4);
+  /* The read request's body with its start key and without the first
+   * page's Limit: the rest of what it asked for. */
+  sent = dyn_pager_get_request (dyn_window_get_pager (fixture->window));
+  g_assert_true (dyn_window_get_read_request (fixture->window) == read_before_more);
+  g_assert_cmpuint (dyn_collection_model_get_n_items_total (dyn_window_get_model (fixture->window)), ==, 5);
+  g_assert_cmpint (sent->op, ==, DYN_OP_QUERY);
+  g_assert_cmpstr (sent->key_condition, ==, dyn_read_request_get_request (read_before_more)->key_condition);
   g_assert_nonnull (sent->exclusive_start_key);
-  g_assert_cmpint (sent->limit, ==, 2);
+  g_assert_cmpint (sent->limit, ==, 0);
   dyn_window_set_page_limit (fixture->window, 0);
 
   /* A table with a partition key only. */

@@ -101,7 +101,9 @@ static GtkWidget *
 find_actionable (GtkWidget  *root,
                  const char *action)
 {
-  if (GTK_IS_ACTIONABLE (root) &&
+  /* Buttons: the expression builder runs win.query too, as an actionable
+   * that is no button. */
+  if (GTK_IS_BUTTON (root) &&
       g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
     return root;
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL; child = gtk_widget_get_next_sibling (child))

@@ -789,7 +789,9 @@ vadjustment_changed_cb (GtkAdjustment *adjustment,
   double page = gtk_adjustment_get_page_size (adjustment);
   double upper = gtk_adjustment_get_upper (adjustment);
 
-  if (page > 0 && upper - (value + page) < 2 * page)
+  /* Only once the user scrolled: rows that do not fill the view are no reason
+   * to read (and pay for) another page unasked; Load More is there. */
+  if (page > 0 && value > 0 && upper - (value + page) < 2 * page)
     g_signal_emit (self, signals[NEAR_END], 0);
 }
 
