@@ -1663,6 +1663,110 @@ test_shards (void)
   g_assert_no_error (error);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Messages in the user's language */
+
+/* The parser's errors with their position, the rules' errors (whose position
+ * is added to a sentence of their own), and the planner's reasons and
+ * suggestions come out in German or Turkish, each as one sentence with its
+ * placeholders where the language wants them. Runs in a subprocess, which
+ * keeps the language. */
+static void
+test_messages_translated (gconstpointer data)
+{
+  const char *language = data;
+  gboolean german = g_str_equal (language, "de");
+  g_autoptr(DynTableKeys) movies = NULL;
+  g_autoptr(GHashTable) names = NULL;
+  g_autoptr(GError) error = NULL;
+  glong offset = 0;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  dyn_test_use_translations (language);
+  movies = movies_keys ();
+
+  /* The parser: the position stays where it was, and in the sentence. */
+  assert_parse_error ("(a = 1", DYN_EXPR_ROLE_FILTER,
+                      german ? "')' erwartet bei Zeichen 7" : "7. karakterde ')' bekleniyordu", 6);
+  assert_parse_error ("Größe = \"x\" AND ?", DYN_EXPR_ROLE_FILTER,
+                      german ? "unerwartetes Zeichen '?' bei Zeichen 17"
+                             : "17. karakterde beklenmeyen '?' karakteri", 16);
+  assert_parse_error ("a = 1 b", DYN_EXPR_ROLE_FILTER,
+                      german ? "AND, OR oder das Ende des Ausdrucks erwartet bei Zeichen 7"
+                             : "7. karakterde AND, OR ya da ifadenin sonu bekleniyordu", 6);
+
+  names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (names, "#s", "Status");
+  g_assert_null (dyn_expr_parse ("#s = 1 AND #t = 2", DYN_EXPR_ROLE_FILTER, names, NULL, &offset, &error));
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION);
+  g_assert_cmpstr (error->message, ==,
+                   german ? "der Namensplatzhalter #t bei Zeichen 12 ist nicht in ExpressionAttributeNames definiert"
+                          : "12. karakterdeki #t ad yer tutucusu ExpressionAttributeNames içinde tanımlı değil");
+  g_assert_cmpint (offset, ==, 11);
+  g_clear_error (&error);
+
+  /* A rule of DynamoDB, with the position of the value. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("year = \"2013\"", DYN_EXPR_ROLE_FILTER);
+
+    g_assert_null (dyn_expr_plan_condition (movies, NULL, c, &error));
+    g_assert_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION);
+    g_assert_cmpstr (error->message, ==,
+                     german ? "der Schlüssel year ist eine Zahl, aber der Wert hat den Typ S (bei Zeichen 8)"
+                            : "year anahtarı bir sayı, ancak değer S türünde (8. karakter)");
+    g_clear_error (&error);
+  }
+
+  /* The planner's reasons and suggestions. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("year = 2013 AND rating > 8", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (movies, NULL, c, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (plan->reason, ==,
+                     german ? "Query auf Tabelle movies: Partitionsschlüssel year = 2013"
+                            : "movies tablosunda Query: bölüm anahtarı year = 2013");
+    g_assert_cmpstr (plan->suggestion, ==,
+                     german ? "Query auf Index byRating möglich: Sein Sortierschlüssel rating grenzt das Lesen ein"
+                            : "byRating dizininde Query mümkün: sıralama anahtarı rating okumayı daraltır");
+  }
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("year = 2013 AND title > \"A\" AND title < \"M\"", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (movies, NULL, c, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (plan->reason, ==,
+                     german ? "Scan: Die Bedingungen für die Schlüssel von Tabelle movies passen in keine "
+                              "Schlüsselbedingung"
+                            : "Scan: movies tablosunun anahtarlarındaki koşullar tek bir anahtar koşuluna "
+                              "sığmıyor");
+  }
+
+  /* What the window and the command line show for a read. */
+  {
+    DynReadSpec spec = { 0 };
+    g_autoptr(DynReadRequest) read = NULL;
+
+    spec.mode = DYN_READ_EXPLICIT;
+    spec.key_condition = "year = 2013 AND rating > 8";
+    read = dyn_read_request_new (movies, &spec);
+    g_assert_false (dyn_read_request_is_valid (read));
+    g_assert_cmpstr (dyn_read_request_get_error_field (read), ==, "KeyConditionExpression");
+    g_assert_cmpstr (dyn_read_request_get_error (read)->message, ==,
+                     german ? "rating ist kein Schlüsselattribut; verschieben Sie es in "
+                              "den Filter oder fragen Sie den lokalen sekundären Index byRating ab, dessen "
+                              "Sortierschlüssel es ist (bei Zeichen 17)"
+                            : "rating bir anahtar özniteliği değil; filtreye taşıyın ya da "
+                              "sıralama anahtarı bu olan byRating yerel ikincil dizinini sorgulayın (17. karakter)");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1689,6 +1793,8 @@ main (int    argc,
   g_test_add_func ("/dyn/expr/plan-local-index", test_plan_local_index);
   g_test_add_func ("/dyn/expr/read-request", test_read_request);
   g_test_add_func ("/dyn/expr/shards", test_shards);
+  g_test_add_data_func ("/dyn/expr/messages-translated/de", "de", test_messages_translated);
+  g_test_add_data_func ("/dyn/expr/messages-translated/tr", "tr", test_messages_translated);
 
   return g_test_run ();
 }

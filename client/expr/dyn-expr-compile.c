@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "dyn-expr-private.h"
 #include "dyn-reserved.h"
@@ -326,7 +327,8 @@ dyn_expr_context_add (DynExprContext  *self,
   if (self->expressions[role] != NULL)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                   "the request already has a %s", dyn_expr_role_get_field (role));
+                   /* Translators: %s is a request field such as FilterExpression; keep it */
+                   _("the request already has a %s"), dyn_expr_role_get_field (role));
       return NULL;
     }
 
@@ -354,8 +356,9 @@ dyn_expr_context_add (DynExprContext  *self,
       if (is_generated (self, token))
         {
           g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                       "the placeholder %s collides with a generated one; "
-                       "add expressions with verbatim placeholders first", token);
+                       /* Translators: %s is a placeholder such as :v0 */
+                       _("the placeholder %s collides with a generated one; "
+                         "add expressions with verbatim placeholders first"), token);
           rollback (self, n_names, n_values, n_raw);
           return NULL;
         }
@@ -376,7 +379,9 @@ dyn_expr_context_add (DynExprContext  *self,
   if (out->len > DYN_EXPR_MAX_LENGTH)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                   "the %s is %" G_GSIZE_FORMAT " bytes long; the limit is %d bytes",
+                   /* Translators: %s is a request field such as FilterExpression; keep it. Then its
+                    * length and DynamoDB's limit (4096) */
+                   _("the %s is %zu bytes long; the limit is %d bytes"),
                    dyn_expr_role_get_field (role), out->len, DYN_EXPR_MAX_LENGTH);
       rollback (self, n_names, n_values, n_raw);
       return NULL;
@@ -545,13 +550,14 @@ compare_strp (gconstpointer a,
   return strcmp (*(char * const *) a, *(char * const *) b);
 }
 
+/* @names: @map is ExpressionAttributeNames, else ExpressionAttributeValues. */
 static gboolean
 check_map (GHashTable  *used,
            GHashTable  *map,
-           const char  *field,
-           const char  *kind,
+           gboolean     names,
            GError     **error)
 {
+  const char *field = names ? "ExpressionAttributeNames" : "ExpressionAttributeValues";
   GHashTableIter iter;
   gpointer key;
   g_autoptr(GPtrArray) unused = NULL;
@@ -560,8 +566,16 @@ check_map (GHashTable  *used,
   while (g_hash_table_iter_next (&iter, &key, NULL))
     if (map == NULL || !g_hash_table_contains (map, key))
       {
-        g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                     "the %s placeholder %s is not defined in %s", kind, (char *) key, field);
+        if (names)
+          g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                       /* Translators: %s is a placeholder such as #n; keep ExpressionAttributeNames, a
+                        * request field */
+                       _("the name placeholder %s is not defined in ExpressionAttributeNames"), (char *) key);
+        else
+          g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                       /* Translators: %s is a placeholder such as :v; keep ExpressionAttributeValues, a
+                        * request field */
+                       _("the value placeholder %s is not defined in ExpressionAttributeValues"), (char *) key);
         return FALSE;
       }
   if (map == NULL)
@@ -580,7 +594,9 @@ check_map (GHashTable  *used,
       g_ptr_array_add (unused, NULL);
       list = g_strjoinv (", ", (char **) unused->pdata);
       g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                   "%s has entries no expression uses: %s", field, list);
+                   /* Translators: the first %s is ExpressionAttributeNames or ExpressionAttributeValues, a
+                    * request field; keep it. The second is a list of placeholders (#a, #b) */
+                   _("%s has entries no expression uses: %s"), field, list);
       return FALSE;
     }
   return TRUE;
@@ -610,7 +626,8 @@ dyn_expr_check_placeholders (const char * const  *expressions,
         if (!_dyn_expr_placeholder_valid (key) || ((char *) key)[0] != '#')
           {
             g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                         "ExpressionAttributeNames has an invalid placeholder %s", (char *) key);
+                         /* Translators: keep ExpressionAttributeNames, a request field; %s is the placeholder */
+                         _("ExpressionAttributeNames has an invalid placeholder %s"), (char *) key);
             return FALSE;
           }
     }
@@ -624,11 +641,11 @@ dyn_expr_check_placeholders (const char * const  *expressions,
         if (!_dyn_expr_placeholder_valid (key) || ((char *) key)[0] != ':')
           {
             g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                         "ExpressionAttributeValues has an invalid placeholder %s", (char *) key);
+                         /* Translators: keep ExpressionAttributeValues, a request field; %s is the placeholder */
+                         _("ExpressionAttributeValues has an invalid placeholder %s"), (char *) key);
             return FALSE;
           }
     }
 
-  return check_map (names_used, names, "ExpressionAttributeNames", "name", error) &&
-         check_map (values_used, values, "ExpressionAttributeValues", "value", error);
+  return check_map (names_used, names, TRUE, error) && check_map (values_used, values, FALSE, error);
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "dyn-expr-private.h"
 
@@ -72,25 +73,29 @@ char_offset (Parser *p,
   return p->cache_char;
 }
 
+/* Every message of the parser says where it stopped, as one sentence for
+ * the translators: its format ends in the 1-based character number ("…
+ * at character %ld", which a translation may move), and fail_at() passes
+ * that number after the other arguments. */
 G_GNUC_PRINTF (3, 4)
 static void
-fail_at (Parser     *p,
-         gsize       byte,
-         const char *format,
-         ...)
+fail_with_position (Parser     *p,
+                    gsize       byte,
+                    const char *format,
+                    ...)
 {
-  g_autofree char *msg = NULL;
   va_list args;
 
   if (p->error != NULL)
     return;
-  va_start (args, format);
-  msg = g_strdup_vprintf (format, args);
-  va_end (args);
   p->error_offset = char_offset (p, byte);
-  p->error = g_error_new (DYN_ERROR, DYN_ERROR_EXPRESSION, "%s at character %ld",
-                          msg, p->error_offset + 1);
+  va_start (args, format);
+  p->error = g_error_new_valist (DYN_ERROR, DYN_ERROR_EXPRESSION, format, args);
+  va_end (args);
 }
+
+#define fail_at(p, byte, ...) \
+  fail_with_position ((p), (byte), __VA_ARGS__, char_offset ((p), (byte)) + 1)
 
 static void
 token_clear (Token *t)
@@ -149,7 +154,7 @@ lex_string (Parser *p,
       if (i >= p->len)
         {
           g_string_free (s, TRUE);
-          fail_at (p, start, "unterminated string");
+          fail_at (p, start, _("unterminated string at character %ld"));
           return FALSE;
         }
       c = p->src[i];
@@ -158,7 +163,7 @@ lex_string (Parser *p,
       if (c < 0x20)
         {
           g_string_free (s, TRUE);
-          fail_at (p, i, "control character in a string (write it as an escape)");
+          fail_at (p, i, _("control character in a string (write it as an escape) at character %ld"));
           return FALSE;
         }
       if (c != '\\')
@@ -170,7 +175,7 @@ lex_string (Parser *p,
       if (i + 1 >= p->len)
         {
           g_string_free (s, TRUE);
-          fail_at (p, start, "unterminated string");
+          fail_at (p, start, _("unterminated string at character %ld"));
           return FALSE;
         }
       switch (p->src[i + 1])
@@ -190,7 +195,7 @@ lex_string (Parser *p,
             if (!read_hex4 (p, i + 2, &u))
               {
                 g_string_free (s, TRUE);
-                fail_at (p, i, "invalid \\u escape");
+                fail_at (p, i, _("invalid \\u escape at character %ld"));
                 return FALSE;
               }
             i += 6;
@@ -205,21 +210,21 @@ lex_string (Parser *p,
                 else
                   {
                     g_string_free (s, TRUE);
-                    fail_at (p, i - 6, "unpaired surrogate in a \\u escape");
+                    fail_at (p, i - 6, _("unpaired surrogate in a \\u escape at character %ld"));
                     return FALSE;
                   }
               }
             else if (u >= 0xDC00 && u <= 0xDFFF)
               {
                 g_string_free (s, TRUE);
-                fail_at (p, i - 6, "unpaired surrogate in a \\u escape");
+                fail_at (p, i - 6, _("unpaired surrogate in a \\u escape at character %ld"));
                 return FALSE;
               }
             else if (u == 0)
               {
                 /* Values hold C strings. */
                 g_string_free (s, TRUE);
-                fail_at (p, i - 6, "a string cannot contain \\u0000");
+                fail_at (p, i - 6, _("a string cannot contain \\u0000 at character %ld"));
                 return FALSE;
               }
             g_string_append_unichar (s, u);
@@ -227,7 +232,8 @@ lex_string (Parser *p,
           break;
         default:
           g_string_free (s, TRUE);
-          fail_at (p, i, "invalid escape '\\%c' in a string", p->src[i + 1]);
+          /* Translators: %c is the letter after the backslash of an unknown escape (\x), %ld its position */
+          fail_at (p, i, _("invalid escape '\\%c' in a string at character %ld"), p->src[i + 1]);
           return FALSE;
         }
     }
@@ -248,12 +254,14 @@ lex_placeholder (Parser *p,
     i++;
   if (i == start + 1)
     {
-      fail_at (p, start, "'%c' must be followed by a placeholder name", p->src[start]);
+      /* Translators: %c is '#' or ':', which start a placeholder such as #name or :value */
+      fail_at (p, start, _("'%c' must be followed by a placeholder name at character %ld"), p->src[start]);
       return FALSE;
     }
   if (i - start > DYN_EXPR_MAX_PLACEHOLDER)
     {
-      fail_at (p, start, "the placeholder is longer than %d bytes", DYN_EXPR_MAX_PLACEHOLDER);
+      /* Translators: %d is DynamoDB's limit (255), %ld the position */
+      fail_at (p, start, _("the placeholder is longer than %d bytes at character %ld"), DYN_EXPR_MAX_PLACEHOLDER);
       return FALSE;
     }
   t->kind = p->src[start] == '#' ? TOK_NAME_PH : TOK_VALUE_PH;
@@ -277,7 +285,7 @@ lex_number (Parser *p,
       i++;
       if (i >= p->len || !g_ascii_isdigit (p->src[i]))
         {
-          fail_at (p, start, "invalid number");
+          fail_at (p, start, _("invalid number at character %ld"));
           return FALSE;
         }
       while (i < p->len && g_ascii_isdigit (p->src[i]))
@@ -290,7 +298,7 @@ lex_number (Parser *p,
         i++;
       if (i >= p->len || !g_ascii_isdigit (p->src[i]))
         {
-          fail_at (p, start, "invalid number");
+          fail_at (p, start, _("invalid number at character %ld"));
           return FALSE;
         }
       while (i < p->len && g_ascii_isdigit (p->src[i]))
@@ -298,7 +306,7 @@ lex_number (Parser *p,
     }
   if (i < p->len && (is_ident_char (p->src[i]) || p->src[i] == '.'))
     {
-      fail_at (p, start, "invalid number");
+      fail_at (p, start, _("invalid number at character %ld"));
       return FALSE;
     }
   t->kind = TOK_NUMBER;
@@ -408,7 +416,7 @@ peek (Parser *p)
             if (j >= p->len)
               {
                 g_string_free (s, TRUE);
-                fail_at (p, i, "unterminated `name`");
+                fail_at (p, i, _("unterminated `name` at character %ld"));
                 t->kind = TOK_EOF;
                 return t;
               }
@@ -428,7 +436,7 @@ peek (Parser *p)
         if (s->len == 0)
           {
             g_string_free (s, TRUE);
-            fail_at (p, i, "empty `name`");
+            fail_at (p, i, _("empty `name` at character %ld"));
             t->kind = TOK_EOF;
             return t;
           }
@@ -466,7 +474,7 @@ peek (Parser *p)
             }
           if (!base64_valid (tmp.text, tmp.text_len))
             {
-              fail_at (p, j, "invalid base64 in a binary value");
+              fail_at (p, j, _("invalid base64 in a binary value at character %ld"));
               token_clear (&tmp);
               t->kind = TOK_EOF;
               return t;
@@ -489,7 +497,8 @@ peek (Parser *p)
       return t;
     }
 
-  fail_at (p, i, "unexpected character '%c'", c);
+  /* Translators: %c is the character found, %ld its position */
+  fail_at (p, i, _("unexpected character '%c' at character %ld"), c);
   t->kind = TOK_EOF;
   return t;
 }
@@ -521,7 +530,7 @@ tok_describe (TokKind kind)
 {
   switch (kind)
     {
-    case TOK_EOF: return "end of expression";
+    case TOK_EOF: return N_("end of expression");
     case TOK_LPAREN: return "'('";
     case TOK_RPAREN: return "')'";
     case TOK_LBRACK: return "'['";
@@ -532,7 +541,7 @@ tok_describe (TokKind kind)
     case TOK_DOT: return "'.'";
     case TOK_EQ: return "'='";
     case TOK_SET_CLOSE: return "'>>'";
-    default: return "token";
+    default: return N_("token");
     }
 }
 
@@ -546,7 +555,8 @@ expect (Parser  *p,
     return FALSE;
   if (t->kind != kind)
     {
-      fail_at (p, t->start, "expected %s", tok_describe (kind));
+      /* Translators: %s is a token such as ')' or ',' (or “end of expression”), %ld its position */
+      fail_at (p, t->start, _("expected %s at character %ld"), _(tok_describe (kind)));
       return FALSE;
     }
   advance (p);
@@ -574,7 +584,8 @@ convert_value_error (Parser  *p,
                      gsize    at,
                      GError  *error)
 {
-  fail_at (p, at, "%s", error->message);
+  /* Translators: %s says what is wrong with a value (“invalid number …”), %ld where it starts */
+  fail_at (p, at, _("%s at character %ld"), error->message);
   g_error_free (error);
   return NULL;
 }
@@ -592,7 +603,7 @@ parse_set (Parser *p)
   advance (p);    /* << */
   if (peek (p)->kind == TOK_SET_CLOSE)
     {
-      fail_at (p, start, "a set cannot be empty");
+      fail_at (p, start, _("a set cannot be empty at character %ld"));
       return NULL;
     }
   while (TRUE)
@@ -612,7 +623,7 @@ parse_set (Parser *p)
           t = peek (p);
           if (t->kind != TOK_NUMBER || t->start != minus_end)
             {
-              fail_at (p, at, "expected a number after '-'");
+              fail_at (p, at, _("expected a number after '-' at character %ld"));
               return NULL;
             }
           text = g_strconcat ("-", t->text, NULL);
@@ -622,17 +633,17 @@ parse_set (Parser *p)
         text = g_strdup (t->text);
       else if (kind != TOK_BINARY)
         {
-          fail_at (p, at, "a set holds strings, numbers or b64\"…\" binaries");
+          fail_at (p, at, _("a set holds strings, numbers or b64\"…\" binaries at character %ld"));
           return NULL;
         }
       if (kind == TOK_STRING && strlen (t->text) != t->text_len)
         {
-          fail_at (p, at, "a set string cannot contain \\u0000");
+          fail_at (p, at, _("a set string cannot contain \\u0000 at character %ld"));
           return NULL;
         }
       if (elem != TOK_EOF && elem != kind)
         {
-          fail_at (p, at, "all elements of a set must have the same type");
+          fail_at (p, at, _("all elements of a set must have the same type at character %ld"));
           return NULL;
         }
       elem = kind;
@@ -676,7 +687,8 @@ parse_literal (Parser *p)
     return NULL;
   if (p->depth > DYN_EXPR_MAX_PATH_DEPTH)
     {
-      fail_at (p, at, "the value is nested more than %d levels deep", DYN_EXPR_MAX_PATH_DEPTH);
+      /* Translators: %d is DynamoDB's limit (32), %ld the position */
+      fail_at (p, at, _("the value is nested more than %d levels deep at character %ld"), DYN_EXPR_MAX_PATH_DEPTH);
       return NULL;
     }
 
@@ -700,7 +712,7 @@ parse_literal (Parser *p)
             t = peek (p);
             if (t->kind != TOK_NUMBER || t->start != minus_end)
               {
-                fail_at (p, at, "expected a number after '-'");
+                fail_at (p, at, _("expected a number after '-' at character %ld"));
                 return NULL;
               }
             text = g_strconcat ("-", t->text, NULL);
@@ -784,12 +796,12 @@ parse_literal (Parser *p)
             key_at = t->start;
             if (t->kind != TOK_STRING)
               {
-                fail_at (p, t->start, "expected a string member name");
+                fail_at (p, t->start, _("expected a string member name at character %ld"));
                 return NULL;
               }
             if (strlen (t->text) != t->text_len || t->text_len == 0)
               {
-                fail_at (p, t->start, "a member name cannot be empty or contain \\u0000");
+                fail_at (p, t->start, _("a member name cannot be empty or contain \\u0000 at character %ld"));
                 return NULL;
               }
             key = g_strdup (t->text);
@@ -799,13 +811,14 @@ parse_literal (Parser *p)
               p->pos++;
             if (p->pos >= p->len || p->src[p->pos] != ':')
               {
-                fail_at (p, p->pos, "expected ':'");
+                fail_at (p, p->pos, _("expected ':' at character %ld"));
                 return NULL;
               }
             p->pos++;
             if (dyn_value_map_lookup (map, key) != NULL)
               {
-                fail_at (p, key_at, "the member \"%s\" appears twice", key);
+                /* Translators: %s is a member name of a map value, %ld its position */
+                fail_at (p, key_at, _("the member \"%s\" appears twice at character %ld"), key);
                 return NULL;
               }
             e = parse_literal (p);
@@ -830,7 +843,7 @@ parse_literal (Parser *p)
     }
 
   if (p->error == NULL)
-    fail_at (p, at, "expected a value");
+    fail_at (p, at, _("expected a value at character %ld"));
   return NULL;
 }
 
@@ -854,12 +867,15 @@ resolve_name (Parser      *p,
       name = g_hash_table_lookup (p->names, t->text);
       if (name == NULL)
         {
-          fail_at (p, t->start, "the name placeholder %s is not defined in ExpressionAttributeNames", t->text);
+          /* Translators: %s is a placeholder such as #n; keep ExpressionAttributeNames, a request field */
+          fail_at (p, t->start, _("the name placeholder %s is not defined in ExpressionAttributeNames at "
+                                  "character %ld"), t->text);
           return FALSE;
         }
       if (name[0] == '\0')
         {
-          fail_at (p, t->start, "the name placeholder %s stands for an empty name", t->text);
+          /* Translators: %s is a placeholder such as #n, %ld its position */
+          fail_at (p, t->start, _("the name placeholder %s stands for an empty name at character %ld"), t->text);
           return FALSE;
         }
       dyn_expr_path_append_name (path, name);
@@ -867,7 +883,7 @@ resolve_name (Parser      *p,
     }
   if (strlen (t->text) != t->text_len)
     {
-      fail_at (p, t->start, "a name cannot contain a NUL character");
+      fail_at (p, t->start, _("a name cannot contain a NUL character at character %ld"));
       return FALSE;
     }
   dyn_expr_path_append_name (path, t->text);
@@ -901,10 +917,12 @@ parse_path (Parser *p)
   if (!tok_starts_path (t))
     {
       if (tok_is_keyword (t))
-        fail_at (p, t->start, "expected an attribute name, found the keyword '%s' (write `%s` to use it as a name)",
+        /* Translators: both %s are the keyword found (AND, SET …); `%s` is how it is written as a name */
+        fail_at (p, t->start, _("expected an attribute name, found the keyword '%s' (write `%s` to use it as a "
+                                "name) at character %ld"),
                  t->text, t->text);
       else
-        fail_at (p, t->start, "expected an attribute name");
+        fail_at (p, t->start, _("expected an attribute name at character %ld"));
       return NULL;
     }
   path = dyn_expr_path_new (NULL);
@@ -921,7 +939,7 @@ parse_path (Parser *p)
           t = peek (p);
           if (t->kind != TOK_NAME && t->kind != TOK_QNAME && t->kind != TOK_NAME_PH)
             {
-              fail_at (p, t->start, "expected an attribute name after '.'");
+              fail_at (p, t->start, _("expected an attribute name after '.' at character %ld"));
               return NULL;
             }
           if (!resolve_name (p, t, path))
@@ -937,7 +955,7 @@ parse_path (Parser *p)
           if (t->kind != TOK_NUMBER || strspn (t->text, "0123456789") != t->text_len ||
               t->text_len > 9)
             {
-              fail_at (p, t->start, "a list index must be a non-negative integer");
+              fail_at (p, t->start, _("a list index must be a non-negative integer at character %ld"));
               return NULL;
             }
           index = g_ascii_strtoull (t->text, NULL, 10);
@@ -950,7 +968,8 @@ parse_path (Parser *p)
         break;
       if (dyn_expr_path_get_length (path) - 1 > DYN_EXPR_MAX_PATH_DEPTH)
         {
-          fail_at (p, start, "the document path is nested more than %d levels deep",
+          /* Translators: %d is DynamoDB's limit (32), %ld the position */
+          fail_at (p, start, _("the document path is nested more than %d levels deep at character %ld"),
                    DYN_EXPR_MAX_PATH_DEPTH);
           return NULL;
         }
@@ -978,7 +997,9 @@ parse_value_operand (Parser *p)
 
           if (v == NULL)
             {
-              fail_at (p, start, "the value placeholder %s is not defined in ExpressionAttributeValues", t->text);
+              /* Translators: %s is a placeholder such as :v; keep ExpressionAttributeValues, a request field */
+              fail_at (p, start, _("the value placeholder %s is not defined in ExpressionAttributeValues at "
+                                   "character %ld"), t->text);
               dyn_expr_node_unref (node);
               return NULL;
             }
@@ -1014,11 +1035,13 @@ check_function_name (Parser *p,
   for (guint i = 0; i < G_N_ELEMENTS (known_functions); i++)
     if (g_ascii_strcasecmp (t->text, known_functions[i]) == 0)
       {
-        fail_at (p, t->start, "unknown function '%s' (function names are case-sensitive: %s)",
+        /* Translators: the first %s is the name written (“Size”), the second the function meant (“size”) */
+        fail_at (p, t->start, _("unknown function '%s' (function names are case-sensitive: %s) at character %ld"),
                  t->text, known_functions[i]);
         return FALSE;
       }
-  fail_at (p, t->start, "unknown function '%s'", t->text);
+  /* Translators: %s is the name written, %ld its position */
+  fail_at (p, t->start, _("unknown function '%s' at character %ld"), t->text);
   return FALSE;
 }
 
@@ -1073,9 +1096,11 @@ parse_cond_operand (Parser *p)
       if (strcmp (t->text, "size") == 0)
         return parse_size (p);
       if (strcmp (t->text, "if_not_exists") == 0 || strcmp (t->text, "list_append") == 0)
-        fail_at (p, t->start, "%s can only be used in a SET action", t->text);
+        /* Translators: %s is a function, if_not_exists or list_append; keep SET, a keyword */
+        fail_at (p, t->start, _("%s can only be used in a SET action at character %ld"), t->text);
       else
-        fail_at (p, t->start, "%s is a condition, not a value", t->text);
+        /* Translators: %s is a function such as attribute_exists, %ld its position */
+        fail_at (p, t->start, _("%s is a condition, not a value at character %ld"), t->text);
       return NULL;
     }
   if (tok_starts_path (t) || (tok_is_keyword (t) && !is_literal_word (t)))
@@ -1124,7 +1149,7 @@ parse_function_condition (Parser *p)
     {
       if (peek (p)->kind != TOK_COMMA)
         {
-          fail_at (p, peek (p)->start, "expected ','");
+          fail_at (p, peek (p)->start, _("expected ',' at character %ld"));
           return NULL;
         }
       advance (p);
@@ -1192,7 +1217,7 @@ parse_primary (Parser *p)
 
   if (t->kind == TOK_EOF)
     {
-      fail_at (p, start, "expected a condition");
+      fail_at (p, start, _("expected a condition at character %ld"));
       return NULL;
     }
 
@@ -1231,7 +1256,7 @@ parse_primary (Parser *p)
       g_ptr_array_add (node->children, bound);
       if (!tok_is_word (peek (p), "AND"))
         {
-          fail_at (p, peek (p)->start, "expected AND of BETWEEN");
+          fail_at (p, peek (p)->start, _("expected AND of BETWEEN at character %ld"));
           return NULL;
         }
       advance (p);
@@ -1255,7 +1280,9 @@ parse_primary (Parser *p)
 
           if (node->children->len - 1 >= DYN_EXPR_MAX_IN_OPERANDS)
             {
-              fail_at (p, peek (p)->start, "IN takes at most %d operands", DYN_EXPR_MAX_IN_OPERANDS);
+              /* Translators: IN is a keyword; %d is DynamoDB's limit (100), %ld the position */
+              fail_at (p, peek (p)->start, _("IN takes at most %d operands at character %ld"),
+                       DYN_EXPR_MAX_IN_OPERANDS);
               return NULL;
             }
           e = parse_cond_operand (p);
@@ -1275,7 +1302,7 @@ parse_primary (Parser *p)
     }
 
   if (p->error == NULL)
-    fail_at (p, t->start, "expected a comparison operator, BETWEEN or IN");
+    fail_at (p, t->start, _("expected a comparison operator, BETWEEN or IN at character %ld"));
   return NULL;
 }
 
@@ -1286,7 +1313,7 @@ parse_not (Parser *p)
 
   if (p->depth >= DYN_EXPR_MAX_NESTING)
     {
-      fail_at (p, t->start, "the expression is nested too deeply");
+      fail_at (p, t->start, _("the expression is nested too deeply at character %ld"));
       return NULL;
     }
   if (tok_is_word (t, "NOT"))
@@ -1376,7 +1403,7 @@ parse_set_operand (Parser   *p,
     return NULL;
   if (p->depth >= DYN_EXPR_MAX_NESTING)
     {
-      fail_at (p, start, "the expression is nested too deeply");
+      fail_at (p, start, _("the expression is nested too deeply at character %ld"));
       return NULL;
     }
 
@@ -1393,7 +1420,8 @@ parse_set_operand (Parser   *p,
         kind = DYN_EXPR_LIST_APPEND;
       else
         {
-          fail_at (p, start, "%s cannot be used in a SET value", t->text);
+          /* Translators: %s is a function such as size; keep SET, a keyword */
+          fail_at (p, start, _("%s cannot be used in a SET value at character %ld"), t->text);
           return NULL;
         }
       lhs = node_at (p, kind, start);
@@ -1430,7 +1458,7 @@ parse_set_operand (Parser   *p,
 
       if (!arith)
         {
-          fail_at (p, t->start, "a SET value holds at most one + or -, at its top level");
+          fail_at (p, t->start, _("a SET value holds at most one + or -, at its top level at character %ld"));
           return NULL;
         }
       node = node_at (p, t->kind == TOK_PLUS ? DYN_EXPR_PLUS : DYN_EXPR_MINUS, start);
@@ -1473,16 +1501,20 @@ parse_update (Parser *p)
       if (c < 0)
         {
           if (update->children->len > 0 && t->kind == TOK_PLUS)
-            fail_at (p, t->start, "a SET value holds at most one + or -, at its top level");
+            fail_at (p, t->start, _("a SET value holds at most one + or -, at its top level at character %ld"));
           else if (update->children->len > 0)
-            fail_at (p, t->start, "expected ',' or SET, REMOVE, ADD, DELETE");
+            /* Translators: SET, REMOVE, ADD and DELETE are keywords; keep them */
+            fail_at (p, t->start, _("expected ',' or SET, REMOVE, ADD, DELETE at character %ld"));
           else
-            fail_at (p, t->start, "expected SET, REMOVE, ADD or DELETE");
+            /* Translators: SET, REMOVE, ADD and DELETE are keywords; keep them */
+            fail_at (p, t->start, _("expected SET, REMOVE, ADD or DELETE at character %ld"));
           return NULL;
         }
       if (seen[c])
         {
-          fail_at (p, t->start, "the %s clause appears twice; list its actions separated by commas",
+          /* Translators: %s is SET, REMOVE, ADD or DELETE, %ld the position */
+          fail_at (p, t->start, _("the %s clause appears twice; list its actions separated by commas at "
+                                  "character %ld"),
                    clauses[c].word);
           return NULL;
         }
@@ -1497,7 +1529,7 @@ parse_update (Parser *p)
 
           if (peek (p)->kind == TOK_VALUE_PH)
             {
-              fail_at (p, at, "the left-hand side of an update action must be an attribute path");
+              fail_at (p, at, _("the left-hand side of an update action must be an attribute path at character %ld"));
               return NULL;
             }
           target = parse_path (p);
@@ -1522,7 +1554,9 @@ parse_update (Parser *p)
 
               if (tok_starts_path (peek (p)))
                 {
-                  fail_at (p, peek (p)->start, "%s takes a value, not an attribute path", clauses[c].word);
+                  /* Translators: %s is ADD or DELETE, %ld the position */
+                  fail_at (p, peek (p)->start, _("%s takes a value, not an attribute path at character %ld"),
+                           clauses[c].word);
                   return NULL;
                 }
               v = parse_value_operand (p);
@@ -1587,7 +1621,7 @@ parser_init (Parser      *p,
       if (error_offset != NULL)
         *error_offset = off;
       g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                   "invalid UTF-8 at character %ld", off + 1);
+                   _("invalid UTF-8 at character %ld"), off + 1);
       return FALSE;
     }
   return TRUE;
@@ -1622,7 +1656,7 @@ dyn_expr_parse (const char  *text,
   p.values = values;
 
   if (peek (&p)->kind == TOK_EOF && p.error == NULL)
-    fail_at (&p, 0, "the expression is empty");
+    fail_at (&p, 0, _("the expression is empty at character %ld"));
   else if (_dyn_expr_role_is_condition (role))
     node = parse_or (&p);
   else if (role == DYN_EXPR_ROLE_UPDATE)
@@ -1630,7 +1664,7 @@ dyn_expr_parse (const char  *text,
   else if (role == DYN_EXPR_ROLE_PROJECTION)
     node = parse_projection (&p);
   else
-    fail_at (&p, 0, "unknown expression role");
+    fail_at (&p, 0, _("unknown expression role at character %ld"));
 
   if (node != NULL && p.error == NULL)
     {
@@ -1639,13 +1673,13 @@ dyn_expr_parse (const char  *text,
       if (t->kind != TOK_EOF && p.error == NULL)
         {
           if (role == DYN_EXPR_ROLE_PROJECTION)
-            fail_at (&p, t->start, "expected ','");
+            fail_at (&p, t->start, _("expected ',' at character %ld"));
           else if (t->kind == TOK_RPAREN)
-            fail_at (&p, t->start, "unbalanced ')'");
+            fail_at (&p, t->start, _("unbalanced ')' at character %ld"));
           else if (_dyn_expr_role_is_condition (role))
-            fail_at (&p, t->start, "expected AND, OR or the end of the expression");
+            fail_at (&p, t->start, _("expected AND, OR or the end of the expression at character %ld"));
           else
-            fail_at (&p, t->start, "unexpected text");
+            fail_at (&p, t->start, _("unexpected text at character %ld"));
         }
     }
 
@@ -1673,7 +1707,7 @@ dyn_expr_parse_value (const char  *text,
     return NULL;
   v = parse_literal (&p);
   if (v != NULL && peek (&p)->kind != TOK_EOF && p.error == NULL)
-    fail_at (&p, peek (&p)->start, "unexpected text after the value");
+    fail_at (&p, peek (&p)->start, _("unexpected text after the value at character %ld"));
   parser_finish (&p);
   if (p.error != NULL)
     {
@@ -1697,7 +1731,7 @@ dyn_expr_path_parse (const char  *text,
     return NULL;
   if (node->children->len != 1)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "expected a single path");
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_EXPRESSION, _("expected a single path"));
       return NULL;
     }
   return dyn_expr_path_copy (((DynExprNode *) node->children->pdata[0])->path);

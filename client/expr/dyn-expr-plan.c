@@ -38,24 +38,6 @@ describe_term (DynExprNode *term)
   return g_steal_pointer (&text);
 }
 
-static const char *
-index_label (const DynIndexInfo *info,
-             GString            *buf)
-{
-  g_string_truncate (buf, 0);
-  if (info->kind == DYN_INDEX_TABLE)
-    {
-      /* TRANSLATORS: the source of a read: "table Movies" */
-      g_string_append (buf, _("table"));
-      if (info->name != NULL)
-        g_string_append_printf (buf, " %s", info->name);
-    }
-  else
-    /* TRANSLATORS: the source of a read: "index ByRating" */
-    g_string_append_printf (buf, _("index %s"), info->name);
-  return buf->str;
-}
-
 /* The term of a top-level conjunct "key = value" (value inline or placeholder). */
 static gboolean
 term_is_key_equality (DynExprNode  *t,
@@ -197,22 +179,31 @@ set_suggestion (DynExprPlan        *plan,
                 DynExprNode        *rest,
                 gboolean            narrower)
 {
-  g_autoptr(GString) label = g_string_new (NULL);
-
   plan->suggested_index = g_strdup (cand->kind == DYN_INDEX_TABLE ? (cand->name ? cand->name : "")
                                                                    : cand->name);
   plan->suggested_key_condition = kc;
   plan->suggested_filter = rest;
-  if (narrower && cand->kind == DYN_INDEX_TABLE)
-    plan->suggestion = g_strdup_printf (_("Query on the %s possible: its sort key %s narrows the read"),
-                                        index_label (cand, label), cand->keys.sort_key);
-  else if (narrower)
+  if (cand->kind != DYN_INDEX_TABLE && narrower)
+    /* Translators: Query is the operation; the first %s is an index, the second its sort key */
     plan->suggestion = g_strdup_printf (_("Query on index %s possible: its sort key %s narrows the read"),
                                         cand->name, cand->keys.sort_key);
-  else if (cand->kind == DYN_INDEX_TABLE)
-    plan->suggestion = g_strdup_printf (_("Query on the %s possible"), index_label (cand, label));
-  else
+  else if (cand->kind != DYN_INDEX_TABLE)
+    /* Translators: Query is the operation; %s is an index */
     plan->suggestion = g_strdup_printf (_("Query on index %s possible"), cand->name);
+  else if (cand->name != NULL && narrower)
+    /* Translators: Query is the operation; the first %s is a table, the second its sort key */
+    plan->suggestion = g_strdup_printf (_("Query on the table %s possible: its sort key %s narrows the read"),
+                                        cand->name, cand->keys.sort_key);
+  else if (cand->name != NULL)
+    /* Translators: Query is the operation; %s is a table */
+    plan->suggestion = g_strdup_printf (_("Query on the table %s possible"), cand->name);
+  else if (narrower)
+    /* Translators: Query is the operation; %s is the table's sort key */
+    plan->suggestion = g_strdup_printf (_("Query on the table possible: its sort key %s narrows the read"),
+                                        cand->keys.sort_key);
+  else
+    /* Translators: Query is the operation */
+    plan->suggestion = g_strdup (_("Query on the table possible"));
 }
 
 /* A Query without a sort-key condition: is there a source with the same
@@ -297,21 +288,38 @@ set_query_reason (DynExprPlan        *plan,
                   const DynIndexInfo *info,
                   DynExprNode        *key_condition)
 {
-  g_autoptr(GString) label = g_string_new (NULL);
   DynExprNode *pk = NULL, *sk = NULL;
   g_autofree char *pk_text = NULL;
+  g_autofree char *sk_text = NULL;
 
   _dyn_expr_analyse_key_condition (key_condition, &info->keys, &pk, &sk, NULL);
   pk_text = pk ? describe_term (pk) : g_strdup ("");
-  if (sk != NULL)
-    {
-      g_autofree char *sk_text = describe_term (sk);
-
-      plan->reason = g_strdup_printf (_("Query on %s: partition key %s, sort key %s"),
-                                      index_label (info, label), pk_text, sk_text);
-    }
+  sk_text = sk ? describe_term (sk) : NULL;
+  if (info->kind != DYN_INDEX_TABLE && sk != NULL)
+    /* Translators: Query is the operation; the first %s is an index, the second the condition on its
+     * partition key (pk = "a"), the third the one on its sort key (sk > 3) */
+    plan->reason = g_strdup_printf (_("Query on index %s: partition key %s, sort key %s"),
+                                    info->name, pk_text, sk_text);
+  else if (info->kind != DYN_INDEX_TABLE)
+    /* Translators: Query is the operation; the first %s is an index, the second the condition on its
+     * partition key (pk = "a") */
+    plan->reason = g_strdup_printf (_("Query on index %s: partition key %s"), info->name, pk_text);
+  else if (info->name != NULL && sk != NULL)
+    /* Translators: Query is the operation; the first %s is a table, the second the condition on its
+     * partition key (pk = "a"), the third the one on its sort key (sk > 3) */
+    plan->reason = g_strdup_printf (_("Query on table %s: partition key %s, sort key %s"),
+                                    info->name, pk_text, sk_text);
+  else if (info->name != NULL)
+    /* Translators: Query is the operation; the first %s is a table, the second the condition on its
+     * partition key (pk = "a") */
+    plan->reason = g_strdup_printf (_("Query on table %s: partition key %s"), info->name, pk_text);
+  else if (sk != NULL)
+    /* Translators: Query is the operation; the first %s is the condition on the table's partition key
+     * (pk = "a"), the second the one on its sort key (sk > 3) */
+    plan->reason = g_strdup_printf (_("Query on table: partition key %s, sort key %s"), pk_text, sk_text);
   else
-    plan->reason = g_strdup_printf (_("Query on %s: partition key %s"), index_label (info, label), pk_text);
+    /* Translators: Query is the operation; %s is the condition on the table's partition key (pk = "a") */
+    plan->reason = g_strdup_printf (_("Query on table: partition key %s"), pk_text);
 }
 
 static DynExprNode *
@@ -344,7 +352,8 @@ dyn_expr_plan (const DynTableKeys  *table,
   info = dyn_table_keys_lookup (table, index_name);
   if (info == NULL)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "the table has no index %s", index_name);
+      /* Translators: %s is an index name */
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, _("the table has no index %s"), index_name);
       return NULL;
     }
 
@@ -377,11 +386,13 @@ dyn_expr_plan (const DynTableKeys  *table,
 
   if (filter == NULL)
     {
+      /* Translators: Scan is the operation; %s is the partition key's name */
       plan->reason = g_strdup_printf (_("Scan: no condition on the partition key %s"),
                                       info->keys.partition_key);
       return g_steal_pointer (&plan);
     }
 
+  /* Translators: Scan is the operation; %s is the partition key's name */
   plan->reason = g_strdup_printf (_("Scan: no equality on the partition key %s"),
                                   info->keys.partition_key);
 
@@ -392,6 +403,7 @@ dyn_expr_plan (const DynTableKeys  *table,
       g_clear_pointer (&kc, dyn_expr_node_unref);
       g_clear_pointer (&rest, dyn_expr_node_unref);
       g_free (plan->reason);
+      /* Translators: Scan is the operation; %s is the partition key's name */
       plan->reason = g_strdup_printf (_("Scan: the equality on the partition key %s is in the filter, "
                                         "not in the key condition"),
                                       info->keys.partition_key);
@@ -450,7 +462,6 @@ dyn_expr_plan_condition (const DynTableKeys  *table,
                          GError             **error)
 {
   g_autoptr(DynExprPlan) plan = NULL;
-  g_autoptr(GString) label = g_string_new (NULL);
   const DynIndexInfo *info;
   DynExprNode *kc = NULL, *rest = NULL;
 
@@ -459,7 +470,8 @@ dyn_expr_plan_condition (const DynTableKeys  *table,
   info = dyn_table_keys_lookup (table, index_name);
   if (info == NULL)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "the table has no index %s", index_name);
+      /* Translators: %s is an index name */
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, _("the table has no index %s"), index_name);
       return NULL;
     }
 
@@ -469,6 +481,7 @@ dyn_expr_plan_condition (const DynTableKeys  *table,
   if (condition == NULL)
     {
       plan->operation = DYN_EXPR_PLAN_SCAN;
+      /* Translators: Scan is the operation; %s is the partition key's name */
       plan->reason = g_strdup_printf (_("Scan: no condition on the partition key %s"),
                                       info->keys.partition_key);
       return g_steal_pointer (&plan);
@@ -496,10 +509,20 @@ dyn_expr_plan_condition (const DynTableKeys  *table,
        * and a Query's filter may not name them. */
       g_clear_pointer (&kc, dyn_expr_node_unref);
       g_clear_pointer (&rest, dyn_expr_node_unref);
-      plan->reason = g_strdup_printf (_("Scan: the conditions on the keys of %s do not fit one key condition"),
-                                      index_label (info, label));
+      if (info->kind != DYN_INDEX_TABLE)
+        /* Translators: Scan is the operation; %s is an index */
+        plan->reason = g_strdup_printf (_("Scan: the conditions on the keys of index %s do not fit one "
+                                          "key condition"), info->name);
+      else if (info->name != NULL)
+        /* Translators: Scan is the operation; %s is a table */
+        plan->reason = g_strdup_printf (_("Scan: the conditions on the keys of table %s do not fit one "
+                                          "key condition"), info->name);
+      else
+        /* Translators: Scan is the operation */
+        plan->reason = g_strdup (_("Scan: the conditions on the keys of table do not fit one key condition"));
     }
   else
+    /* Translators: Scan is the operation; %s is the partition key's name */
     plan->reason = g_strdup_printf (_("Scan: no equality on the partition key %s"),
                                     info->keys.partition_key);
 
@@ -546,13 +569,15 @@ dyn_expr_expand_shard_range (const char  *value,
   if (hi < lo)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                   "the shard range %s runs backwards", lo_start);
+                   /* Translators: %s is a range of shard numbers in a key, such as 10..01 */
+                   _("the shard range %s runs backwards"), lo_start);
       return NULL;
     }
   if (hi - lo + 1 > MAX_SHARDS)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                   "the shard range %s has more than %d shards", lo_start, MAX_SHARDS);
+                   /* Translators: %s is a range of shard numbers in a key, such as 0..99999, %d the limit */
+                   _("the shard range %s has more than %d shards"), lo_start, MAX_SHARDS);
       return NULL;
     }
 

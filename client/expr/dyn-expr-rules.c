@@ -49,18 +49,19 @@ check_path (Checker      *c,
 {
   if (node->kind != DYN_EXPR_PATH)
     {
-      _dyn_expr_set_error_at (error, node->offset, "expected an attribute path");
+      _dyn_expr_set_error_at (error, node->offset, _("expected an attribute path"));
       return FALSE;
     }
   if (node->path == NULL || node->path->segments->len == 0 || dyn_expr_path_is_index (node->path, 0))
     {
-      _dyn_expr_set_error_at (error, node->offset, "a path must start with an attribute name");
+      _dyn_expr_set_error_at (error, node->offset, _("a path must start with an attribute name"));
       return FALSE;
     }
   if (node->path->segments->len - 1 > DYN_EXPR_MAX_PATH_DEPTH)
     {
       _dyn_expr_set_error_at (error, node->offset,
-                              "the document path is nested %u levels deep; the limit is %d",
+                              /* Translators: %u is how deep the path is nested, %d DynamoDB's limit (32) */
+                              _("the document path is nested %u levels deep; the limit is %d"),
                               node->path->segments->len - 1, DYN_EXPR_MAX_PATH_DEPTH);
       return FALSE;
     }
@@ -70,14 +71,15 @@ check_path (Checker      *c,
 
       if (name != NULL && name[0] == '\0')
         {
-          _dyn_expr_set_error_at (error, node->offset, "an attribute name cannot be empty");
+          _dyn_expr_set_error_at (error, node->offset, _("an attribute name cannot be empty"));
           return FALSE;
         }
     }
   if (c->role == DYN_EXPR_ROLE_FILTER && is_key_name (c->keys, path_first_name (node->path)))
     {
       _dyn_expr_set_error_at (error, node->offset,
-                              "a Query's filter cannot use the key attribute %s; put it in the key condition",
+                              /* Translators: Query is the operation; %s is an attribute name */
+                              _("a Query's filter cannot use the key attribute %s; put it in the key condition"),
                               path_first_name (node->path));
       return FALSE;
     }
@@ -90,12 +92,12 @@ check_value (DynExprNode  *node,
 {
   if (node->kind != DYN_EXPR_VALUE)
     {
-      _dyn_expr_set_error_at (error, node->offset, "expected a value");
+      _dyn_expr_set_error_at (error, node->offset, _("expected a value"));
       return FALSE;
     }
   if (node->value == NULL && node->placeholder == NULL)
     {
-      _dyn_expr_set_error_at (error, node->offset, "a value is missing");
+      _dyn_expr_set_error_at (error, node->offset, _("a value is missing"));
       return FALSE;
     }
   return TRUE;
@@ -117,7 +119,7 @@ check_cond_operand (Checker      *c,
       return _dyn_expr_check_arity (node, 1, 1, error) && check_path (c, node->children->pdata[0], error);
     default:
       _dyn_expr_set_error_at (error, node->offset,
-                              "a condition compares attribute paths, values and size(path)");
+                              _("a condition compares attribute paths, values and size(path)"));
       return FALSE;
     }
 }
@@ -130,7 +132,7 @@ check_condition (Checker      *c,
 {
   if (depth > DYN_EXPR_MAX_NESTING)
     {
-      _dyn_expr_set_error_at (error, node->offset, "the expression is nested too deeply");
+      _dyn_expr_set_error_at (error, node->offset, _("the expression is nested too deeply"));
       return FALSE;
     }
 
@@ -141,7 +143,7 @@ check_condition (Checker      *c,
         return FALSE;
       if ((guint) node->op > DYN_EXPR_OP_GE)
         {
-          _dyn_expr_set_error_at (error, node->offset, "unknown comparison operator");
+          _dyn_expr_set_error_at (error, node->offset, _("unknown comparison operator"));
           return FALSE;
         }
       return check_cond_operand (c, node->children->pdata[0], error) &&
@@ -158,12 +160,13 @@ check_condition (Checker      *c,
     case DYN_EXPR_IN:
       if (node->children->len < 2)
         {
-          _dyn_expr_set_error_at (error, node->offset, "IN needs at least one value");
+          _dyn_expr_set_error_at (error, node->offset, _("IN needs at least one value"));
           return FALSE;
         }
       if (node->children->len - 1 > DYN_EXPR_MAX_IN_OPERANDS)
         {
-          _dyn_expr_set_error_at (error, node->offset, "IN has %u operands; the limit is %d",
+          /* Translators: IN is a keyword; %u is the number of operands, %d DynamoDB's limit (100) */
+          _dyn_expr_set_error_at (error, node->offset, _("IN has %u operands; the limit is %d"),
                                   node->children->len - 1, DYN_EXPR_MAX_IN_OPERANDS);
           return FALSE;
         }
@@ -186,7 +189,7 @@ check_condition (Checker      *c,
         if (t->kind != DYN_EXPR_VALUE || !check_value (t, error))
           {
             if (t->kind != DYN_EXPR_VALUE)
-              _dyn_expr_set_error_at (error, t->offset, "attribute_type's type must be a value");
+              _dyn_expr_set_error_at (error, t->offset, _("attribute_type's type must be a value"));
             return FALSE;
           }
         if (t->value != NULL)
@@ -197,7 +200,8 @@ check_condition (Checker      *c,
                 !dyn_value_type_from_string (dyn_value_get_string (t->value), &type))
               {
                 _dyn_expr_set_error_at (error, t->offset,
-                                        "attribute_type's type must be one of S, SS, N, NS, B, BS, BOOL, NULL, L, M");
+                                        _("attribute_type's type must be one of S, SS, N, NS, B, BS, BOOL, "
+                                          "NULL, L, M"));
                 return FALSE;
               }
           }
@@ -217,7 +221,7 @@ check_condition (Checker      *c,
           if (b->kind == DYN_EXPR_PATH && dyn_expr_path_equal (a->path, b->path))
             {
               _dyn_expr_set_error_at (error, node->offset,
-                                      "contains() cannot name the same path twice");
+                                      _("contains() cannot name the same path twice"));
               return FALSE;
             }
         }
@@ -227,7 +231,8 @@ check_condition (Checker      *c,
     case DYN_EXPR_OR:
       if (node->children->len == 0)
         {
-          _dyn_expr_set_error_at (error, node->offset, "empty %s group",
+          /* Translators: %s is AND or OR, a keyword */
+          _dyn_expr_set_error_at (error, node->offset, _("empty %s group"),
                                   node->kind == DYN_EXPR_AND ? "AND" : "OR");
           return FALSE;
         }
@@ -241,7 +246,7 @@ check_condition (Checker      *c,
              check_condition (c, node->children->pdata[0], depth + 1, error);
 
     default:
-      _dyn_expr_set_error_at (error, node->offset, "expected a condition");
+      _dyn_expr_set_error_at (error, node->offset, _("expected a condition"));
       return FALSE;
     }
 }
@@ -256,7 +261,7 @@ check_set_operand (Checker      *c,
 {
   if (depth > DYN_EXPR_MAX_NESTING)
     {
-      _dyn_expr_set_error_at (error, node->offset, "the expression is nested too deeply");
+      _dyn_expr_set_error_at (error, node->offset, _("the expression is nested too deeply"));
       return FALSE;
     }
 
@@ -280,7 +285,7 @@ check_set_operand (Checker      *c,
       if (!arith)
         {
           _dyn_expr_set_error_at (error, node->offset,
-                                  "a SET value holds at most one + or -, at its top level");
+                                  _("a SET value holds at most one + or -, at its top level"));
           return FALSE;
         }
       c->update_ops++;
@@ -288,7 +293,7 @@ check_set_operand (Checker      *c,
              check_set_operand (c, node->children->pdata[0], FALSE, depth + 1, error) &&
              check_set_operand (c, node->children->pdata[1], FALSE, depth + 1, error);
     default:
-      _dyn_expr_set_error_at (error, node->offset, "not allowed in a SET value");
+      _dyn_expr_set_error_at (error, node->offset, _("not allowed in a SET value"));
       return FALSE;
     }
 }
@@ -331,11 +336,14 @@ check_no_overlap (GPtrArray  *path_nodes,
             g_autofree char *sb = dyn_expr_path_to_string (b->path);
 
             if (o == 2)
-              _dyn_expr_set_error_at (error, b->offset, "the document paths %s and %s conflict", sa, sb);
+              /* Translators: both %s are document paths such as a.b[0] */
+              _dyn_expr_set_error_at (error, b->offset, _("the document paths %s and %s conflict"), sa, sb);
             else if (dyn_expr_path_equal (a->path, b->path))
-              _dyn_expr_set_error_at (error, b->offset, "the document path %s is used twice", sb);
+              /* Translators: %s is a document path such as a.b[0] */
+              _dyn_expr_set_error_at (error, b->offset, _("the document path %s is used twice"), sb);
             else
-              _dyn_expr_set_error_at (error, b->offset, "the document paths %s and %s overlap", sa, sb);
+              /* Translators: both %s are document paths such as a and a.b */
+              _dyn_expr_set_error_at (error, b->offset, _("the document paths %s and %s overlap"), sa, sb);
             return FALSE;
           }
       }
@@ -351,12 +359,12 @@ check_update (Checker      *c,
 
   if (node->kind != DYN_EXPR_UPDATE)
     {
-      _dyn_expr_set_error_at (error, node->offset, "expected an update expression");
+      _dyn_expr_set_error_at (error, node->offset, _("expected an update expression"));
       return FALSE;
     }
   if (node->children->len == 0)
     {
-      _dyn_expr_set_error_at (error, node->offset, "empty update expression");
+      _dyn_expr_set_error_at (error, node->offset, _("empty update expression"));
       return FALSE;
     }
 
@@ -368,7 +376,9 @@ check_update (Checker      *c,
 
       if (action->kind < DYN_EXPR_SET || action->kind > DYN_EXPR_DELETE)
         {
-          _dyn_expr_set_error_at (error, action->offset, "an update holds only SET, REMOVE, ADD and DELETE actions");
+          _dyn_expr_set_error_at (error, action->offset,
+                                  /* Translators: SET, REMOVE, ADD and DELETE are keywords */
+                                  _("an update holds only SET, REMOVE, ADD and DELETE actions"));
           return FALSE;
         }
       if (!_dyn_expr_check_arity (action, action->kind == DYN_EXPR_REMOVE ? 1 : 2,
@@ -381,7 +391,8 @@ check_update (Checker      *c,
       if (is_key_name (c->keys, top))
         {
           _dyn_expr_set_error_at (error, target->offset,
-                                  "the key attribute %s cannot be updated", top);
+                                  /* Translators: %s is an attribute name */
+                                  _("the key attribute %s cannot be updated"), top);
           return FALSE;
         }
       g_ptr_array_add (targets, target);
@@ -400,7 +411,8 @@ check_update (Checker      *c,
 
             if (v->kind != DYN_EXPR_VALUE)
               {
-                _dyn_expr_set_error_at (error, v->offset, "%s takes a value, not an attribute path", what);
+                /* Translators: %s is ADD or DELETE, a keyword */
+                _dyn_expr_set_error_at (error, v->offset, _("%s takes a value, not an attribute path"), what);
                 return FALSE;
               }
             if (!check_value (v, error))
@@ -413,14 +425,16 @@ check_update (Checker      *c,
                 if (action->kind == DYN_EXPR_ADD && !is_set && t != DYN_VALUE_N)
                   {
                     _dyn_expr_set_error_at (error, v->offset,
-                                            "ADD takes a number or a set, not a value of type %s",
+                                            /* Translators: ADD is a keyword; %s a DynamoDB type (S, L, M …) */
+                                            _("ADD takes a number or a set, not a value of type %s"),
                                             dyn_value_type_to_string (t));
                     return FALSE;
                   }
                 if (action->kind == DYN_EXPR_DELETE && !is_set)
                   {
                     _dyn_expr_set_error_at (error, v->offset,
-                                            "DELETE takes a set, not a value of type %s",
+                                            /* Translators: DELETE is a keyword; %s a DynamoDB type (S, L, M …) */
+                                            _("DELETE takes a set, not a value of type %s"),
                                             dyn_value_type_to_string (t));
                     return FALSE;
                   }
@@ -435,7 +449,8 @@ check_update (Checker      *c,
   if (c->update_ops > DYN_EXPR_MAX_UPDATE_OPS)
     {
       _dyn_expr_set_error_at (error, node->offset,
-                              "the update uses %u operators and functions; the limit is %d",
+                              /* Translators: %u is how many the update uses, %d DynamoDB's limit (300) */
+                              _("the update uses %u operators and functions; the limit is %d"),
                               c->update_ops, DYN_EXPR_MAX_UPDATE_OPS);
       return FALSE;
     }
@@ -452,12 +467,12 @@ check_projection (Checker      *c,
 {
   if (node->kind != DYN_EXPR_PROJECTION)
     {
-      _dyn_expr_set_error_at (error, node->offset, "expected a projection (a list of paths)");
+      _dyn_expr_set_error_at (error, node->offset, _("expected a projection (a list of paths)"));
       return FALSE;
     }
   if (node->children->len == 0)
     {
-      _dyn_expr_set_error_at (error, node->offset, "empty projection");
+      _dyn_expr_set_error_at (error, node->offset, _("empty projection"));
       return FALSE;
     }
   for (guint i = 0; i < node->children->len; i++)
@@ -479,12 +494,6 @@ _dyn_expr_collect_conjuncts (DynExprNode *node,
     g_ptr_array_add (out, node);
 }
 
-static const char *
-type_name (DynValueType t)
-{
-  return t == DYN_VALUE_N ? "number" : t == DYN_VALUE_B ? "binary" : "string";
-}
-
 /* The key attribute a key-condition term is about, and the value nodes. */
 gboolean
 _dyn_expr_check_key_value (DynExprNode   *v,
@@ -495,14 +504,26 @@ _dyn_expr_check_key_value (DynExprNode   *v,
   if (v->kind != DYN_EXPR_VALUE)
     {
       _dyn_expr_set_error_at (error, v->offset,
-                              "a key condition compares the key %s with a value, not with an attribute", key);
+                              /* Translators: %s is a key attribute's name */
+                              _("a key condition compares the key %s with a value, not with an attribute"), key);
       return FALSE;
     }
   if (v->value != NULL && dyn_value_get_value_type (v->value) != key_type)
     {
-      _dyn_expr_set_error_at (error, v->offset, "the key %s is a %s, but the value is of type %s",
-                              key, type_name (key_type),
-                              dyn_value_type_to_string (dyn_value_get_value_type (v->value)));
+      const char *type = dyn_value_type_to_string (dyn_value_get_value_type (v->value));
+
+      if (key_type == DYN_VALUE_N)
+        /* Translators: the first %s is a key attribute, the second a DynamoDB type (S, B, L …) */
+        _dyn_expr_set_error_at (error, v->offset, _("the key %s is a number, but the value is of type %s"),
+                                key, type);
+      else if (key_type == DYN_VALUE_B)
+        /* Translators: the first %s is a key attribute, the second a DynamoDB type (S, N, L …) */
+        _dyn_expr_set_error_at (error, v->offset, _("the key %s is a binary, but the value is of type %s"),
+                                key, type);
+      else
+        /* Translators: the first %s is a key attribute, the second a DynamoDB type (N, B, L …) */
+        _dyn_expr_set_error_at (error, v->offset, _("the key %s is a string, but the value is of type %s"),
+                                key, type);
       return FALSE;
     }
   return TRUE;
@@ -560,7 +581,7 @@ analyse_key_condition_full (DynExprNode         *node,
         case DYN_EXPR_COMPARE:
           if (t->op == DYN_EXPR_OP_NE)
             {
-              _dyn_expr_set_error_at (error, t->offset, "a key condition cannot use <>");
+              _dyn_expr_set_error_at (error, t->offset, _("a key condition cannot use <>"));
               return FALSE;
             }
           if (((DynExprNode *) t->children->pdata[0])->kind != DYN_EXPR_PATH &&
@@ -573,33 +594,33 @@ analyse_key_condition_full (DynExprNode         *node,
           pathn = t->children->pdata[0];
           break;
         case DYN_EXPR_OR:
-          _dyn_expr_set_error_at (error, t->offset, "a key condition cannot use OR");
+          _dyn_expr_set_error_at (error, t->offset, _("a key condition cannot use OR"));
           return FALSE;
         case DYN_EXPR_NOT:
-          _dyn_expr_set_error_at (error, t->offset, "a key condition cannot use NOT");
+          _dyn_expr_set_error_at (error, t->offset, _("a key condition cannot use NOT"));
           return FALSE;
         case DYN_EXPR_IN:
-          _dyn_expr_set_error_at (error, t->offset, "a key condition cannot use IN");
+          _dyn_expr_set_error_at (error, t->offset, _("a key condition cannot use IN"));
           return FALSE;
         default:
           _dyn_expr_set_error_at (error, t->offset,
-                                  "a key condition allows only =, <, <=, >, >=, BETWEEN and begins_with");
+                                  _("a key condition allows only =, <, <=, >, >=, BETWEEN and begins_with"));
           return FALSE;
         }
 
       if (pathn->kind == DYN_EXPR_SIZE)
         {
-          _dyn_expr_set_error_at (error, pathn->offset, "a key condition cannot use size()");
+          _dyn_expr_set_error_at (error, pathn->offset, _("a key condition cannot use size()"));
           return FALSE;
         }
       if (pathn->kind != DYN_EXPR_PATH)
         {
-          _dyn_expr_set_error_at (error, t->offset, "a key condition needs a key attribute on one side");
+          _dyn_expr_set_error_at (error, t->offset, _("a key condition needs a key attribute on one side"));
           return FALSE;
         }
       if (pathn->path->segments->len != 1)
         {
-          _dyn_expr_set_error_at (error, pathn->offset, "a key condition cannot use nested paths");
+          _dyn_expr_set_error_at (error, pathn->offset, _("a key condition cannot use nested paths"));
           return FALSE;
         }
       name = path_first_name (pathn->path);
@@ -607,7 +628,8 @@ analyse_key_condition_full (DynExprNode         *node,
         {
           /* Unresolved #placeholder: nothing more can be known. */
           _dyn_expr_set_error_at (error, pathn->offset,
-                                  "the key condition's attribute %s is not defined",
+                                  /* Translators: %s is a name placeholder such as #k */
+                                  _("the key condition's attribute %s is not defined"),
                                   dyn_expr_path_get_name (pathn->path, 0, NULL));
           return FALSE;
         }
@@ -617,13 +639,15 @@ analyse_key_condition_full (DynExprNode         *node,
           if (t->kind != DYN_EXPR_COMPARE || t->op != DYN_EXPR_OP_EQ)
             {
               _dyn_expr_set_error_at (error, t->offset,
-                                      "the partition key %s must be compared with =", name);
+                                      /* Translators: %s is the partition key's name */
+                                      _("the partition key %s must be compared with ="), name);
               return FALSE;
             }
           if (pk != NULL)
             {
               _dyn_expr_set_error_at (error, t->offset,
-                                      "the partition key %s is used twice", name);
+                                      /* Translators: %s is the partition key's name */
+                                      _("the partition key %s is used twice"), name);
               return FALSE;
             }
           if (!_dyn_expr_check_key_value (t->children->pdata[1 - path_index], name, keys->partition_type, error))
@@ -635,13 +659,15 @@ analyse_key_condition_full (DynExprNode         *node,
           if (sk != NULL)
             {
               _dyn_expr_set_error_at (error, t->offset,
-                                      "a key condition allows one condition on the sort key %s", name);
+                                      /* Translators: %s is the sort key's name */
+                                      _("a key condition allows one condition on the sort key %s"), name);
               return FALSE;
             }
           if (t->kind == DYN_EXPR_BEGINS_WITH && keys->sort_type == DYN_VALUE_N)
             {
               _dyn_expr_set_error_at (error, t->offset,
-                                      "begins_with cannot be used on the number sort key %s", name);
+                                      /* Translators: begins_with is a function; %s the sort key's name */
+                                      _("begins_with cannot be used on the number sort key %s"), name);
               return FALSE;
             }
           for (guint j = 0; j < t->children->len; j++)
@@ -655,16 +681,19 @@ analyse_key_condition_full (DynExprNode         *node,
 
           if (other != NULL && other->kind == DYN_INDEX_LOCAL)
             _dyn_expr_set_error_at (error, pathn->offset,
+                                    /* Translators: the first %s is an attribute, the second an index */
                                     _("%s is not a key attribute; move it to the filter, or query "
                                       "the local secondary index %s, whose sort key it is"),
                                     name, other->name);
           else if (other != NULL)
             _dyn_expr_set_error_at (error, pathn->offset,
+                                    /* Translators: %s is an attribute */
                                     _("%s is not a key attribute of the index; move it to the filter, "
                                       "or query the table, whose sort key it is"), name);
           else
             _dyn_expr_set_error_at (error, pathn->offset,
-                                    "%s is not a key attribute; move it to the filter", name);
+                                    /* Translators: %s is an attribute */
+                                    _("%s is not a key attribute; move it to the filter"), name);
           return FALSE;
         }
     }
@@ -672,7 +701,8 @@ analyse_key_condition_full (DynExprNode         *node,
   if (pk == NULL)
     {
       _dyn_expr_set_error_at (error, node->offset,
-                              "a key condition needs an equality on the partition key %s",
+                              /* Translators: %s is the partition key's name */
+                              _("a key condition needs an equality on the partition key %s"),
                               keys->partition_key);
       return FALSE;
     }
@@ -709,8 +739,8 @@ dyn_expr_validate (DynExprNode         *node,
     case DYN_EXPR_ROLE_KEY_CONDITION:
       if (keys == NULL || keys->partition_key == NULL)
         {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                       "checking a key condition needs the key schema");
+          g_set_error_literal (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                               _("checking a key condition needs the key schema"));
           return FALSE;
         }
       c.keys = NULL;
@@ -745,7 +775,8 @@ dyn_expr_validate_key_condition (const DynTableKeys  *table,
   info = dyn_table_keys_lookup (table, index_name);
   if (info == NULL)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "the table has no index %s", index_name);
+      /* Translators: %s is an index name */
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, _("the table has no index %s"), index_name);
       return FALSE;
     }
   return check_condition (&c, key_condition, 0, error) &&

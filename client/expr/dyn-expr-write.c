@@ -291,7 +291,9 @@ write_update (GString             *out,
 
       if (k < DYN_EXPR_SET || k > DYN_EXPR_DELETE)
         {
-          _dyn_expr_set_error_at (error, node->offset, "an update holds only SET, REMOVE, ADD and DELETE actions");
+          /* Translators: SET, REMOVE, ADD and DELETE are keywords */
+          _dyn_expr_set_error_at (error, node->offset,
+                                  _("an update holds only SET, REMOVE, ADD and DELETE actions"));
           return FALSE;
         }
       for (guint j = 0; j < n_order; j++)
@@ -301,7 +303,7 @@ write_update (GString             *out,
     }
   if (n_order == 0)
     {
-      _dyn_expr_set_error_at (error, node->offset, "empty update expression");
+      _dyn_expr_set_error_at (error, node->offset, _("empty update expression"));
       return FALSE;
     }
 
@@ -327,7 +329,7 @@ write_update (GString             *out,
           target = action->children->pdata[0];
           if (target->kind != DYN_EXPR_PATH)
             {
-              _dyn_expr_set_error_at (error, target->offset, "an update action needs a path on its left");
+              _dyn_expr_set_error_at (error, target->offset, _("an update action needs a path on its left"));
               return FALSE;
             }
           if (!first)
@@ -364,7 +366,7 @@ write_node (GString                *out,
       if (node->path == NULL || node->path->segments->len == 0 ||
           dyn_expr_path_is_index (node->path, 0))
         {
-          _dyn_expr_set_error_at (error, node->offset, "a path must start with an attribute name");
+          _dyn_expr_set_error_at (error, node->offset, _("a path must start with an attribute name"));
           return FALSE;
         }
       return write_path (out, node->path, w, data, error);
@@ -372,7 +374,7 @@ write_node (GString                *out,
     case DYN_EXPR_VALUE:
       if (node->value == NULL && node->placeholder == NULL)
         {
-          _dyn_expr_set_error_at (error, node->offset, "a value is missing");
+          _dyn_expr_set_error_at (error, node->offset, _("a value is missing"));
           return FALSE;
         }
       if (node->value == NULL)
@@ -477,7 +479,8 @@ write_node (GString                *out,
     case DYN_EXPR_OR:
       if (node->children->len == 0)
         {
-          _dyn_expr_set_error_at (error, node->offset, "empty %s group",
+          /* Translators: %s is AND or OR, a keyword */
+          _dyn_expr_set_error_at (error, node->offset, _("empty %s group"),
                                   node->kind == DYN_EXPR_AND ? "AND" : "OR");
           return FALSE;
         }
@@ -505,13 +508,13 @@ write_node (GString                *out,
     case DYN_EXPR_REMOVE:
     case DYN_EXPR_ADD:
     case DYN_EXPR_DELETE:
-      _dyn_expr_set_error_at (error, node->offset, "an update action outside an update");
+      _dyn_expr_set_error_at (error, node->offset, _("an update action outside an update"));
       return FALSE;
 
     case DYN_EXPR_PROJECTION:
       if (node->children->len == 0)
         {
-          _dyn_expr_set_error_at (error, node->offset, "empty projection");
+          _dyn_expr_set_error_at (error, node->offset, _("empty projection"));
           return FALSE;
         }
       for (guint i = 0; i < node->children->len; i++)
@@ -524,7 +527,7 @@ write_node (GString                *out,
       return TRUE;
 
     default:
-      _dyn_expr_set_error_at (error, node->offset, "unknown expression node");
+      _dyn_expr_set_error_at (error, node->offset, _("unknown expression node"));
       return FALSE;
     }
 }

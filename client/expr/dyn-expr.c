@@ -27,8 +27,13 @@ _dyn_expr_set_error_at (GError     **error,
   msg = g_strdup_vprintf (format, args);
   va_end (args);
 
+  /* The rules also check expressions that were built, not parsed, so a
+   * rule's message is one sentence without a position, and the position is
+   * added when there is one. */
   if (offset >= 0)
-    g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, "%s at character %ld", msg, offset + 1);
+    /* Translators: %s says what is wrong with an expression (“the key attribute pk cannot be
+     * updated”), %ld the position of the character where it is */
+    g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION, _("%s at character %ld"), msg, offset + 1);
   else
     g_set_error_literal (error, DYN_ERROR, DYN_ERROR_EXPRESSION, msg);
 }
@@ -472,10 +477,16 @@ dyn_expr_node_new_row (DynExprPath      *path,
 
   if (row_ops[op].n_values >= 0 ? n_values != (guint) row_ops[op].n_values : n_values == 0)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                   "this operator needs %s%d value(s), %u given",
-                   row_ops[op].n_values < 0 ? "at least " : "",
-                   MAX (row_ops[op].n_values, 1), n_values);
+      if (row_ops[op].n_values < 0)
+        g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                     /* Translators: %u is the number of values given */
+                     _("this operator needs at least one value, %u given"), n_values);
+      else
+        g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                     /* Translators: %d is the number of values the operator takes, %u the number given */
+                     g_dngettext (GETTEXT_PACKAGE, "this operator needs %d value, %u given",
+                                  "this operator needs %d values, %u given", row_ops[op].n_values),
+                     row_ops[op].n_values, n_values);
       return NULL;
     }
 
@@ -710,8 +721,11 @@ _dyn_expr_check_arity (DynExprNode  *node,
 {
   if (node->children->len < min || node->children->len > max)
     {
-      _dyn_expr_set_error_at (error, node->offset, "malformed expression node (%u operands)",
-                                        node->children->len);
+      _dyn_expr_set_error_at (error, node->offset,
+                              /* Translators: an expression built by a program has a node with %u operands */
+                              g_dngettext (GETTEXT_PACKAGE, "malformed expression node (%u operand)",
+                                           "malformed expression node (%u operands)", node->children->len),
+                              node->children->len);
       return FALSE;
     }
   return TRUE;

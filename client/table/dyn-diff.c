@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "dyn-diff.h"
 #include "dyn-error.h"
@@ -611,7 +612,7 @@ dyn_item_check_key (const DynValue     *item,
 
   if (dyn_value_get_value_type (item) != DYN_VALUE_M)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "an item must be a map");
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("an item must be a map"));
       return FALSE;
     }
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -623,13 +624,21 @@ dyn_item_check_key (const DynValue     *item,
       value = dyn_value_map_lookup (item, names[i]);
       if (value == NULL)
         {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s: the %s key attribute is missing",
-                       names[i], i == 0 ? "partition" : "sort");
+          if (i == 0)
+            /* Translators: %s is the partition key's name */
+            g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s: the partition key attribute is missing"),
+                         names[i]);
+          else
+            /* Translators: %s is the sort key's name */
+            g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s: the sort key attribute is missing"),
+                         names[i]);
           return FALSE;
         }
       if (dyn_value_get_value_type (value) != types[i])
         {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s: the key attribute must be of type %s, not %s",
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                       /* Translators: the first %s is a key attribute, the others DynamoDB types (S, N, B …) */
+                       _("%s: the key attribute must be of type %s, not %s"),
                        names[i], dyn_value_type_to_string (types[i]),
                        dyn_value_type_to_string (dyn_value_get_value_type (value)));
           return FALSE;
@@ -637,7 +646,8 @@ dyn_item_check_key (const DynValue     *item,
       if ((types[i] == DYN_VALUE_S && dyn_value_get_string_length (value) == 0) ||
           (types[i] == DYN_VALUE_B && g_bytes_get_size (dyn_value_get_binary (value)) == 0))
         {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s: a key attribute must not be empty",
+          /* Translators: %s is a key attribute */
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s: a key attribute must not be empty"),
                        names[i]);
           return FALSE;
         }
@@ -807,18 +817,6 @@ dyn_item_to_editable_json (const DynValue *item)
 
 static DynValue *restore_sets (DynValue *value, const DynValue *reference, const char *path, GError **error);
 
-static const char *
-set_type_name (DynValueType type)
-{
-  switch (type)
-    {
-    case DYN_VALUE_SS: return "string set";
-    case DYN_VALUE_NS: return "number set";
-    case DYN_VALUE_BS: return "binary set";
-    default: return "set";
-    }
-}
-
 static DynValue *
 list_to_set (DynValue     *list,
              DynValueType  set_type,
@@ -833,17 +831,35 @@ list_to_set (DynValue     *list,
 
   if (n == 0)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                   "%s: this %s cannot be empty; remove the attribute instead", path, set_type_name (set_type));
+      if (set_type == DYN_VALUE_SS)
+        g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                     /* Translators: %s is the attribute's path (Tags, Meta.Tags) */
+                     _("%s: this string set cannot be empty; remove the attribute instead"), path);
+      else if (set_type == DYN_VALUE_NS)
+        g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                     /* Translators: %s is the attribute's path (Scores, Meta.Scores) */
+                     _("%s: this number set cannot be empty; remove the attribute instead"), path);
+      else
+        g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                     /* Translators: %s is the attribute's path (Keys, Meta.Keys) */
+                     _("%s: this binary set cannot be empty; remove the attribute instead"), path);
       return NULL;
     }
   for (guint i = 0; i < n; i++)
     if (dyn_value_get_value_type (dyn_value_list_get (list, i)) != element_type)
       {
-        g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                     "%s: this attribute is a %s; element %u is not a %s",
-                     path, set_type_name (set_type), i + 1,
-                     element_type == DYN_VALUE_S ? "string" : element_type == DYN_VALUE_N ? "number" : "binary value");
+        if (set_type == DYN_VALUE_SS)
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                       /* Translators: %s is the attribute's path (Tags, Meta.Tags), %u counts from 1 */
+                       _("%s: this attribute is a string set; element %u is not a string"), path, i + 1);
+        else if (set_type == DYN_VALUE_NS)
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                       /* Translators: %s is the attribute's path (Scores, Meta.Scores), %u counts from 1 */
+                       _("%s: this attribute is a number set; element %u is not a number"), path, i + 1);
+        else
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                       /* Translators: %s is the attribute's path (Keys, Meta.Keys), %u counts from 1 */
+                       _("%s: this attribute is a binary set; element %u is not a binary value"), path, i + 1);
         return NULL;
       }
 
@@ -944,7 +960,7 @@ dyn_item_from_editable_json (const char      *json,
     return NULL;
   if (dyn_value_get_value_type (value) != DYN_VALUE_M)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL, "an item must be a JSON object");
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_PROTOCOL, _("an item must be a JSON object"));
       return NULL;
     }
   if (reference == NULL || dyn_value_get_value_type (reference) != DYN_VALUE_M)

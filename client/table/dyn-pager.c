@@ -329,7 +329,7 @@ next_cb (GObject      *object,
   key = account (&self->stats, response, &error);
   if (key == NULL && error != NULL)
     {
-      g_prefix_error (&error, "LastEvaluatedKey: ");
+      g_prefix_error (&error, "%s: ", "LastEvaluatedKey");
       g_task_return_error (task, error);
       return;
     }

@@ -295,7 +295,8 @@ dyn_request_compile_expressions (DynRequest          *request,
   if (table != NULL && request->index != NULL && target == NULL)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                   "Table %s has no index named %s", request->table, request->index);
+                   /* Translators: the first %s is a table, the second an index */
+                   _("Table %s has no index named %s"), request->table, request->index);
       return FALSE;
     }
 
@@ -410,9 +411,12 @@ suggest_elsewhere (DynReadRequest *self,
       if (plan == NULL)
         continue;
       self->suggested_index = g_strdup (cand->kind == DYN_INDEX_TABLE ? self->table : cand->name);
-      self->suggestion = cand->kind == DYN_INDEX_TABLE
-                           ? g_strdup_printf (_("Query on the table %s possible"), self->table)
-                           : g_strdup_printf (_("Query on index %s possible"), cand->name);
+      if (cand->kind == DYN_INDEX_TABLE)
+        /* Translators: Query is the operation; %s is a table */
+        self->suggestion = g_strdup_printf (_("Query on the table %s possible"), self->table);
+      else
+        /* Translators: Query is the operation; %s is an index */
+        self->suggestion = g_strdup_printf (_("Query on index %s possible"), cand->name);
       self->suggested_key_condition = dyn_expr_node_ref (key_condition);
       return;
     }
@@ -449,6 +453,7 @@ dyn_read_request_new (const DynTableKeys *keys,
       if (source == NULL)
         {
           fail (self, g_error_new (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                   /* Translators: the first %s is a table, the second an index */
                                    _("Table %s has no index named %s"), self->table, self->index), NULL);
           return g_steal_pointer (&self);
         }
