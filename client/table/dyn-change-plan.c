@@ -97,7 +97,8 @@ check_length (const char  *what,
   if (expression != NULL && strlen (expression) > DYN_EXPRESSION_MAX_LENGTH)
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
-                   "the %s would be %zu bytes long; DynamoDB takes at most %d",
+                   /* Translators: %s is an expression field such as UpdateExpression */
+                   _("the %s would be %zu bytes long; DynamoDB takes at most %d"),
                    what, strlen (expression), DYN_EXPRESSION_MAX_LENGTH);
       return FALSE;
     }
@@ -419,7 +420,8 @@ build_update (DynChangeSet      *self,
     for (guint j = i + 1; j < touched->len; j++)
       if (dyn_path_overlaps (((DynDiffEntry *) touched->pdata[i])->path, ((DynDiffEntry *) touched->pdata[j])->path))
         {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_FAILED, "two paths of one update overlap: %s and %s",
+          g_set_error (error, DYN_ERROR, DYN_ERROR_FAILED, /* Translators: %s are document paths such as info.rating */
+                       _("two paths of one update overlap: %s and %s"),
                        ((DynDiffEntry *) touched->pdata[i])->name, ((DynDiffEntry *) touched->pdata[j])->name);
           ok = FALSE;
           goto out;

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 #include "dyn-changes-private.h"
@@ -212,7 +214,8 @@ check_item (DynChangeSet  *self,
     return TRUE;
   if (dyn_value_get_value_type (item) != DYN_VALUE_M)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s is not an item (a map)", what);
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, /* Translators: %s is “before” or “after” */
+                   _("%s is not an item (a map)"), what);
       return FALSE;
     }
   for (guint i = 0; i < G_N_ELEMENTS (names) && names[i] != NULL; i++)
@@ -223,13 +226,15 @@ check_item (DynChangeSet  *self,
       if (v == NULL)
         {
           g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                       "%s lacks the key attribute %s", what, names[i]);
+                       /* Translators: “before” or “after”, then an attribute name */
+                       _("%s lacks the key attribute %s"), what, names[i]);
           return FALSE;
         }
       if (dyn_value_get_value_type (v) != want)
         {
           g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                       "%s: key attribute %s must be of type %s, not %s", what, names[i],
+                       /* Translators: “before” or “after”, an attribute name, two types such as S and N */
+                       _("%s: key attribute %s must be of type %s, not %s"), what, names[i],
                        dyn_value_type_to_string (want),
                        dyn_value_type_to_string (dyn_value_get_value_type (v)));
           return FALSE;
@@ -267,7 +272,7 @@ dyn_change_set_add (DynChangeSet  *self,
   if (before == NULL && after == NULL)
     {
       g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                           "a change needs an item before or after");
+                           _("a change needs an item before or after"));
       return -1;
     }
   change = dyn_change_new (before, after);
@@ -317,7 +322,8 @@ _dyn_changes_build_plan (DynChangeSet  *self,
     {
       if (!_dyn_changes_plan_change (self, plan, i, error))
         {
-          g_prefix_error (error, "change %u: ", i);
+          /* Translators: %u is the number of a staged change */
+          g_prefix_error (error, _("change %u: "), i);
           return NULL;
         }
       if (plan->changes[i].n_actions > 0)
@@ -337,7 +343,8 @@ _dyn_changes_build_plan (DynChangeSet  *self,
         {
           g_autofree char *shown = _dyn_changes_key_display (&self->keys, item);
           g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                       "changes %u and %u both touch the item %s; stage one change per item",
+                       /* Translators: two change numbers and an item's key */
+                       _("changes %u and %u both touch the item %s; stage one change per item"),
                        GPOINTER_TO_UINT (other), a->change, shown);
           g_free (id);
           return NULL;

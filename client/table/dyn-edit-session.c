@@ -3,7 +3,7 @@
 #include "config.h"
 
 #include <string.h>
-#include <glib/gi18n.h>
+#include <glib/gi18n-lib.h>
 
 #include "dyn-edit-session.h"
 #include "dyn-error.h"
@@ -1073,7 +1073,8 @@ dyn_edit_session_describe_guard (DynEditSession  *self,
   changes = json_object_get_array_member (json_node_get_object (plan), "changes");
   if (changes == NULL || index >= json_array_get_length (changes))
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_FAILED, "the plan has no change %u", index);
+      g_set_error (error, DYN_ERROR, DYN_ERROR_FAILED, /* Translators: %u is the number of a staged change */
+                   _("the plan has no change %u"), index);
       return NULL;
     }
   change = json_array_get_object_element (changes, index);

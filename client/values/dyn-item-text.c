@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 #include "dyn-error.h"
@@ -212,7 +214,7 @@ dyn_item_from_plain_text (const char  *text,
     return NULL;
   if (dyn_value_get_value_type (value) != DYN_VALUE_M)
     {
-      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_PROTOCOL, "an item must be a JSON object");
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_PROTOCOL, _("an item must be a JSON object"));
       return NULL;
     }
   return g_steal_pointer (&value);
