@@ -6,7 +6,7 @@
 
 #include "dyn-error.h"
 #include "dyn-expr-condition-row.h"
-#include "dyn-expression-builder-private.h"
+#include "dyn-widgets-private.h"
 #include "dyn-widgets-enums.h"
 
 struct _DynExprConditionRow
@@ -38,6 +38,13 @@ G_DEFINE_FINAL_TYPE (DynExprConditionRow, dyn_expr_condition_row, GTK_TYPE_WIDGE
 
 static GParamSpec *properties[N_PROPS];
 
+enum {
+  REMOVE_REQUESTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 static const struct {
   DynExprRowOp  op;
   const char   *label;
@@ -64,7 +71,7 @@ static const struct {
   { DYN_EXPR_ROW_SIZE_GE, N_("size >="), 1 },
 };
 
-const char *
+static const char *
 _dyn_expr_row_op_get_label (DynExprRowOp op)
 {
   for (guint i = 0; i < G_N_ELEMENTS (row_ops); i++)
@@ -73,7 +80,7 @@ _dyn_expr_row_op_get_label (DynExprRowOp op)
   return "?";
 }
 
-int
+static int
 _dyn_expr_row_op_get_n_values (DynExprRowOp op)
 {
   for (guint i = 0; i < G_N_ELEMENTS (row_ops); i++)
@@ -133,7 +140,7 @@ static void
 path_changed_cb (DynExprConditionRow *self)
 {
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATH]);
-  _dyn_expression_builder_changed (GTK_WIDGET (self));
+  gtk_widget_activate_action (GTK_WIDGET (self), "builder.rows-changed", NULL);
 }
 
 static void
@@ -158,7 +165,7 @@ op_selected_cb (DynExprConditionRow *self)
 static void
 value_changed_cb (DynExprConditionRow *self)
 {
-  _dyn_expression_builder_changed (GTK_WIDGET (self));
+  gtk_widget_activate_action (GTK_WIDGET (self), "builder.rows-changed", NULL);
 }
 
 static gboolean
@@ -173,13 +180,13 @@ value_activate_cb (GtkWidget *widget,
    * run); on the type drop-down it opens the list as usual. */
   if (focus == NULL || !GTK_IS_TEXT (focus))
     return FALSE;
-  return _dyn_expression_builder_run (widget);
+  return gtk_widget_activate_action (widget, "builder.run", NULL);
 }
 
 static void
 remove_clicked_cb (DynExprConditionRow *self)
 {
-  _dyn_expression_builder_remove_row (GTK_WIDGET (self));
+  g_signal_emit (self, signals[REMOVE_REQUESTED], 0);
 }
 
 static gboolean
@@ -262,6 +269,10 @@ dyn_expr_condition_row_class_init (DynExprConditionRowClass *klass)
   object_class->finalize = dyn_expr_condition_row_finalize;
   widget_class->grab_focus = dyn_expr_condition_row_grab_focus;
 
+  /* The user asked to remove the row; the group holding it does. */
+  signals[REMOVE_REQUESTED] = g_signal_new ("remove-requested", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 0);
   properties[PROP_PATH] =
     g_param_spec_string ("path", NULL, NULL, "",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -324,7 +335,7 @@ dyn_expr_condition_row_new (gboolean      projection,
     gtk_entry_set_placeholder_text (self->path_entry, _("Attribute path"));
   update_value_editors (self);
   if (completion != NULL)
-    _dyn_expression_setup_completion (self->path_entry, completion);
+    _dyn_widgets_setup_completion (self->path_entry, completion);
   return GTK_WIDGET (self);
 }
 
@@ -382,7 +393,7 @@ dyn_expr_condition_row_set_operator (DynExprConditionRow *self,
     }
   update_value_editors (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OPERATOR]);
-  _dyn_expression_builder_changed (GTK_WIDGET (self));
+  gtk_widget_activate_action (GTK_WIDGET (self), "builder.rows-changed", NULL);
 }
 
 gboolean

@@ -7,7 +7,7 @@
 #include "dyn-expr-condition-row.h"
 #include "dyn-expr-group-row.h"
 #include "dyn-expr-update-row.h"
-#include "dyn-expression-builder-private.h"
+#include "dyn-widgets-private.h"
 #include "dyn-widgets-enums.h"
 
 struct _DynExprGroupRow
@@ -40,6 +40,13 @@ enum {
 G_DEFINE_FINAL_TYPE (DynExprGroupRow, dyn_expr_group_row, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  REMOVE_REQUESTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static gboolean
 is_condition_role (DynExprRole role)
@@ -104,7 +111,7 @@ setup_role (DynExprGroupRow *self)
 static void
 changed_cb (DynExprGroupRow *self)
 {
-  _dyn_expression_builder_changed (GTK_WIDGET (self));
+  gtk_widget_activate_action (GTK_WIDGET (self), "builder.rows-changed", NULL);
 }
 
 static void
@@ -127,7 +134,7 @@ add_group_clicked_cb (DynExprGroupRow *self)
 static void
 remove_clicked_cb (DynExprGroupRow *self)
 {
-  _dyn_expression_builder_remove_row (GTK_WIDGET (self));
+  g_signal_emit (self, signals[REMOVE_REQUESTED], 0);
 }
 
 static void
@@ -195,6 +202,10 @@ dyn_expr_group_row_class_init (DynExprGroupRowClass *klass)
   object_class->set_property = dyn_expr_group_row_set_property;
   object_class->dispose = dyn_expr_group_row_dispose;
 
+  /* The user asked to remove the row; the group holding it does. */
+  signals[REMOVE_REQUESTED] = g_signal_new ("remove-requested", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 0);
   properties[PROP_COMBINATOR] =
     g_param_spec_enum ("combinator", NULL, NULL, DYN_TYPE_EXPR_KIND, DYN_EXPR_AND,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -299,6 +310,23 @@ dyn_expr_group_row_set_negated (DynExprGroupRow *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NEGATED]);
 }
 
+static void
+child_remove_requested_cb (GtkWidget       *child,
+                           DynExprGroupRow *self)
+{
+  dyn_expr_group_row_remove_keeping_focus (self, child);
+}
+
+static void
+append_item (DynExprGroupRow *self,
+             GtkWidget       *item)
+{
+  g_signal_connect_object (item, "remove-requested", G_CALLBACK (child_remove_requested_cb), self, 0);
+  gtk_box_append (self->items_box, item);
+  update_empty (self);
+  gtk_widget_activate_action (GTK_WIDGET (self), "builder.rows-changed", NULL);
+}
+
 GtkWidget *
 dyn_expr_group_row_add_row (DynExprGroupRow *self)
 {
@@ -310,9 +338,7 @@ dyn_expr_group_row_add_row (DynExprGroupRow *self)
     row = dyn_expr_update_row_new (self->completion);
   else
     row = dyn_expr_condition_row_new (self->role == DYN_EXPR_ROLE_PROJECTION, self->completion);
-  gtk_box_append (self->items_box, row);
-  update_empty (self);
-  _dyn_expression_builder_changed (GTK_WIDGET (self));
+  append_item (self, row);
   return row;
 }
 
@@ -325,9 +351,7 @@ dyn_expr_group_row_add_group (DynExprGroupRow *self)
   g_return_val_if_fail (is_condition_role (self->role), NULL);
 
   group = dyn_expr_group_row_new (self->role, FALSE, self->completion);
-  gtk_box_append (self->items_box, group);
-  update_empty (self);
-  _dyn_expression_builder_changed (GTK_WIDGET (self));
+  append_item (self, group);
   return DYN_EXPR_GROUP_ROW (group);
 }
 
@@ -340,7 +364,27 @@ dyn_expr_group_row_remove (DynExprGroupRow *self,
 
   gtk_box_remove (self->items_box, item);
   update_empty (self);
-  _dyn_expression_builder_changed (GTK_WIDGET (self));
+  gtk_widget_activate_action (GTK_WIDGET (self), "builder.rows-changed", NULL);
+}
+
+void
+dyn_expr_group_row_remove_keeping_focus (DynExprGroupRow *self,
+                                         GtkWidget       *item)
+{
+  GtkWidget *next;
+
+  g_return_if_fail (DYN_IS_EXPR_GROUP_ROW (self));
+  g_return_if_fail (gtk_widget_get_parent (item) == GTK_WIDGET (self->items_box));
+
+  next = gtk_widget_get_next_sibling (item);
+  if (next == NULL)
+    next = gtk_widget_get_prev_sibling (item);
+  /* The focus may be inside @item: keep the keyboard user where they were. */
+  g_object_ref (item);
+  dyn_expr_group_row_remove (self, item);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    gtk_widget_child_focus (next ? next : GTK_WIDGET (self), GTK_DIR_TAB_FORWARD);
+  g_object_unref (item);
 }
 
 void
@@ -355,7 +399,7 @@ dyn_expr_group_row_clear (DynExprGroupRow *self)
   dyn_expr_group_row_set_negated (self, FALSE);
   dyn_expr_group_row_set_combinator (self, DYN_EXPR_AND);
   update_empty (self);
-  _dyn_expression_builder_changed (GTK_WIDGET (self));
+  gtk_widget_activate_action (GTK_WIDGET (self), "builder.rows-changed", NULL);
 }
 
 guint

@@ -31,6 +31,9 @@ GtkWidget      *dyn_expr_group_row_add_row        (DynExprGroupRow  *self);
 DynExprGroupRow *dyn_expr_group_row_add_group     (DynExprGroupRow  *self);
 void            dyn_expr_group_row_remove         (DynExprGroupRow  *self,
                                                    GtkWidget        *item);
+/* Removes @item and moves the focus to its neighbour (or the group). */
+void            dyn_expr_group_row_remove_keeping_focus (DynExprGroupRow *self,
+                                                         GtkWidget       *item);
 void            dyn_expr_group_row_clear          (DynExprGroupRow  *self);
 guint           dyn_expr_group_row_get_n_items    (DynExprGroupRow  *self);
 GtkWidget      *dyn_expr_group_row_get_item       (DynExprGroupRow  *self,

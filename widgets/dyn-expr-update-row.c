@@ -6,7 +6,7 @@
 
 #include "dyn-error.h"
 #include "dyn-expr-update-row.h"
-#include "dyn-expression-builder-private.h"
+#include "dyn-widgets-private.h"
 #include "dyn-widgets-enums.h"
 
 struct _DynExprUpdateRow
@@ -31,6 +31,13 @@ enum {
 G_DEFINE_FINAL_TYPE (DynExprUpdateRow, dyn_expr_update_row, GTK_TYPE_WIDGET)
 
 static GParamSpec *properties[N_PROPS];
+
+enum {
+  REMOVE_REQUESTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static const DynExprKind actions[] = {
   DYN_EXPR_SET, DYN_EXPR_REMOVE, DYN_EXPR_ADD, DYN_EXPR_DELETE,
@@ -64,14 +71,14 @@ action_selected_cb (DynExprUpdateRow *self)
 {
   update_visibility (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTION]);
-  _dyn_expression_builder_changed (GTK_WIDGET (self));
+  gtk_widget_activate_action (GTK_WIDGET (self), "builder.rows-changed", NULL);
 }
 
 static void
 changed_cb (DynExprUpdateRow *self)
 {
   update_visibility (self);
-  _dyn_expression_builder_changed (GTK_WIDGET (self));
+  gtk_widget_activate_action (GTK_WIDGET (self), "builder.rows-changed", NULL);
 }
 
 static void
@@ -83,7 +90,7 @@ entry_activate_cb (DynExprUpdateRow *self)
 static void
 remove_clicked_cb (DynExprUpdateRow *self)
 {
-  _dyn_expression_builder_remove_row (GTK_WIDGET (self));
+  g_signal_emit (self, signals[REMOVE_REQUESTED], 0);
 }
 
 static gboolean
@@ -162,6 +169,10 @@ dyn_expr_update_row_class_init (DynExprUpdateRowClass *klass)
   object_class->dispose = dyn_expr_update_row_dispose;
   widget_class->grab_focus = dyn_expr_update_row_grab_focus;
 
+  /* The user asked to remove the row; the group holding it does. */
+  signals[REMOVE_REQUESTED] = g_signal_new ("remove-requested", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 0);
   properties[PROP_ACTION] =
     g_param_spec_enum ("action", NULL, NULL, DYN_TYPE_EXPR_KIND, DYN_EXPR_SET,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -202,7 +213,7 @@ dyn_expr_update_row_new (GtkTreeModel *completion)
   DynExprUpdateRow *self = g_object_new (DYN_TYPE_EXPR_UPDATE_ROW, NULL);
 
   if (completion != NULL)
-    _dyn_expression_setup_completion (self->path_entry, completion);
+    _dyn_widgets_setup_completion (self->path_entry, completion);
   return GTK_WIDGET (self);
 }
 

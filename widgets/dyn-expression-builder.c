@@ -11,7 +11,7 @@
 #include "dyn-expression-builder.h"
 #include "dyn-expression-builder-private.h"
 #include "dyn-widgets-enums.h"
-#include "dyn-widgets-resources.h"
+#include "dyn-widgets-private.h"
 
 #define PARSE_DELAY_MS 350
 
@@ -134,14 +134,6 @@ compare_names (gconstpointer a,
   return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
 }
 
-void
-_dyn_widgets_ensure_resources (void)
-{
-  /* Referencing the resource links its object file (and the constructor
-   * that registers it) into programs using the static library. */
-  (void) dyn_widgets_get_resource ();
-}
-
 /* ------------------------------------------------------------------------ */
 /* Helpers */
 
@@ -220,20 +212,6 @@ rebuild_completion (DynExpressionBuilder *self)
                      compare_names, NULL);
   for (guint i = 0; known[i] != NULL; i++)
     add_completion_name (self, seen, known[i]);
-}
-
-void
-_dyn_expression_setup_completion (GtkEntry     *entry,
-                                  GtkTreeModel *model)
-{
-  g_autoptr(GtkEntryCompletion) completion = gtk_entry_completion_new ();
-
-  gtk_entry_completion_set_model (completion, model);
-  gtk_entry_completion_set_text_column (completion, 0);
-  gtk_entry_completion_set_inline_completion (completion, TRUE);
-  gtk_entry_completion_set_popup_single_match (completion, FALSE);
-  gtk_entry_completion_set_minimum_key_length (completion, 1);
-  gtk_entry_set_completion (entry, completion);
 }
 
 static void
@@ -436,23 +414,14 @@ focused_group (DynExpressionBuilder *self)
   return group ? DYN_EXPR_GROUP_ROW (group) : self->root;
 }
 
-void
-_dyn_expression_builder_remove_row (GtkWidget *row)
+static void
+remove_row (GtkWidget *row)
 {
-  GtkWidget *builder = gtk_widget_get_ancestor (row, DYN_TYPE_EXPRESSION_BUILDER);
   GtkWidget *parent = gtk_widget_get_parent (row);
   GtkWidget *group = parent ? gtk_widget_get_ancestor (parent, DYN_TYPE_EXPR_GROUP_ROW) : NULL;
-  GtkWidget *next;
 
-  if (group == NULL)
-    return;
-  next = gtk_widget_get_next_sibling (row);
-  if (next == NULL)
-    next = gtk_widget_get_prev_sibling (row);
-  dyn_expr_group_row_remove (DYN_EXPR_GROUP_ROW (group), row);
-  /* Keep the keyboard user where they were. */
-  if (builder != NULL && gtk_widget_get_mapped (builder))
-    gtk_widget_child_focus (next ? next : group, GTK_DIR_TAB_FORWARD);
+  if (group != NULL)
+    dyn_expr_group_row_remove_keeping_focus (DYN_EXPR_GROUP_ROW (group), row);
 }
 
 GtkWidget *
@@ -462,34 +431,39 @@ _dyn_expression_builder_get_text_view (GtkWidget *builder)
   return GTK_WIDGET (DYN_EXPRESSION_BUILDER (builder)->text_view);
 }
 
-void
-_dyn_expression_builder_changed (GtkWidget *descendant)
+/* builder.rows-changed: a row or group below changed what the user edits.
+ * Rows tell the builder by this action, so they need not know it. */
+static void
+rows_changed_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
 {
-  GtkWidget *builder = gtk_widget_get_ancestor (descendant, DYN_TYPE_EXPRESSION_BUILDER);
+  DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (widget);
 
-  if (builder != NULL)
+  if (self->freeze == 0 && !self->refreshing)
     {
-      DynExpressionBuilder *self = DYN_EXPRESSION_BUILDER (builder);
-
-      if (self->freeze == 0 && !self->refreshing)
-        {
-          self->rows_edited = TRUE;
-          refresh (self);
-          self->rows_edited = FALSE;
-        }
+      self->rows_edited = TRUE;
+      refresh (self);
+      self->rows_edited = FALSE;
     }
 }
 
-gboolean
-_dyn_expression_builder_run (GtkWidget *descendant)
-{
-  GtkWidget *builder = DYN_IS_EXPRESSION_BUILDER (descendant)
-                         ? descendant : gtk_widget_get_ancestor (descendant, DYN_TYPE_EXPRESSION_BUILDER);
-  DynExpressionBuilder *self;
+static gboolean run_builder_action (DynExpressionBuilder *self);
 
-  if (builder == NULL)
-    return FALSE;
-  self = DYN_EXPRESSION_BUILDER (builder);
+/* builder.run: Enter in a row's value runs what the builder says. */
+static void
+run_action (GtkWidget  *widget,
+            const char *action_name,
+            GVariant   *parameter)
+{
+  run_builder_action (DYN_EXPRESSION_BUILDER (widget));
+}
+
+static gboolean
+run_builder_action (DynExpressionBuilder *self)
+{
+  GtkWidget *builder = GTK_WIDGET (self);
+
   if (self->action_name == NULL)
     return FALSE;
   /* What was typed a moment ago is what runs. */
@@ -1105,7 +1079,7 @@ remove_row_action (GtkWidget  *widget,
         return;
       item = dyn_expr_group_row_get_item (self->root, n - 1);
     }
-  _dyn_expression_builder_remove_row (item);
+  remove_row (item);
 }
 
 static void
@@ -1150,7 +1124,7 @@ run_shortcut_cb (GtkWidget *widget,
                  GVariant  *args,
                  gpointer   user_data)
 {
-  return _dyn_expression_builder_run (widget);
+  return run_builder_action (DYN_EXPRESSION_BUILDER (widget));
 }
 
 static gboolean
@@ -1423,6 +1397,8 @@ dyn_expression_builder_class_init (DynExpressionBuilderClass *klass)
   gtk_widget_class_install_action (widget_class, "builder.add-group", NULL, add_group_action);
   gtk_widget_class_install_action (widget_class, "builder.remove-row", NULL, remove_row_action);
   gtk_widget_class_install_action (widget_class, "builder.clear", NULL, clear_action);
+  gtk_widget_class_install_action (widget_class, "builder.rows-changed", NULL, rows_changed_action);
+  gtk_widget_class_install_action (widget_class, "builder.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "builder.copy-snippet", NULL, copy_snippet_action);
   gtk_widget_class_install_action (widget_class, "builder.apply-suggestion", NULL, apply_suggestion_action);
 

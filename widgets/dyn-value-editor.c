@@ -7,7 +7,7 @@
 #include "dyn-error.h"
 #include "dyn-expr.h"
 #include "dyn-value-editor.h"
-#include "dyn-expression-builder-private.h"
+#include "dyn-widgets-private.h"
 #include "dyn-widgets-enums.h"
 
 struct _DynValueEditor
