@@ -20,9 +20,8 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  /* Benchmarks run their own instance, and so do the demo and the tests
-   * (DYN_NON_UNIQUE). */
-  if (g_getenv ("DYN_BENCH") != NULL || g_getenv ("DYN_NON_UNIQUE") != NULL)
+  /* DYN_NON_UNIQUE=1: an instance of its own (the demo script, the tests). */
+  if (g_getenv ("DYN_NON_UNIQUE") != NULL)
     flags |= G_APPLICATION_NON_UNIQUE;
 
   app = dyn_application_new (flags);
