@@ -15,9 +15,5 @@ DynApplication     *dyn_application_new       (GApplicationFlags flags);
 DynConnectionStore *dyn_application_get_store (DynApplication *self);
 /* A new main window. */
 DynWindow          *dyn_application_new_window (DynApplication *self);
-/* Renders @window into a PNG (what is on screen, with the window's renderer). */
-gboolean            dyn_window_save_png        (GtkWindow   *window,
-                                                const char  *path,
-                                                GError     **error);
 
 G_END_DECLS

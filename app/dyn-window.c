@@ -79,15 +79,6 @@ struct _DynWindow
   gboolean              closing;       /* answered: the window closes */
   gboolean              committing_all;
 
-  /* DYN_BENCH=1: timings on stderr. */
-  gboolean              bench;
-  gboolean              bench_first_rows;
-  gint64                bench_last_paint;
-  gint64                bench_max_frame;
-  guint                 bench_slow_frames;
-  guint                 bench_frames;
-  guint                 bench_scroll_id;
-
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
   DynConnectionSidebar *sidebar;
@@ -165,12 +156,6 @@ set_page_size (DynWindow *self,
   dyn_expression_builder_set_page_size (self->builder, page_size);
   update_page_size_button (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGE_SIZE]);
-}
-
-static gint64
-bench_now (void)
-{
-  return g_get_real_time ();
 }
 
 static void
@@ -385,19 +370,6 @@ cancel_load (DynWindow *self)
 }
 
 static void
-bench_first_rows_cb (GdkFrameClock *clock,
-                     DynWindow     *self)
-{
-  g_signal_handlers_disconnect_by_func (clock, bench_first_rows_cb, self);
-  g_printerr ("bench: first-rows %" G_GINT64_FORMAT "\n", bench_now ());
-}
-
-static void
-bench_scroll_done (DynWindow *self);
-static gboolean
-destroy_idle_cb (gpointer user_data);
-
-static void
 append_page (DynWindow *self,
              GPtrArray *items)
 {
@@ -405,15 +377,6 @@ append_page (DynWindow *self,
   /* A staged change shows in its row, also in a page read after it. */
   if (self->session != NULL && dyn_edit_session_get_model (self->session) == self->model)
     dyn_edit_session_show_in_model (self->session);
-  if (self->bench && !self->bench_first_rows)
-    {
-      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-      self->bench_first_rows = TRUE;
-      g_printerr ("bench: first-page %" G_GINT64_FORMAT " %u\n", bench_now (), items->len);
-      if (clock != NULL)
-        g_signal_connect (clock, "after-paint", G_CALLBACK (bench_first_rows_cb), self);
-    }
 }
 
 static void
@@ -422,9 +385,6 @@ page_func (GPtrArray *items,
 {
   append_page (DYN_WINDOW (user_data), items);
 }
-
-static void
-bench_after_load (DynWindow *self);
 
 /* ResourceNotFound: someone deleted the open table. Says so, stops what
  * cannot work any more and refreshes the table list. */
@@ -472,11 +432,7 @@ load_finished (DynWindow    *self,
   if (self->load_all && !dyn_pager_is_done (self->pager))
     load_next (self);
   else
-    {
-      self->load_all = FALSE;
-      if (self->bench && dyn_pager_is_done (self->pager))
-        bench_after_load (self);
-    }
+    self->load_all = FALSE;
 }
 
 typedef struct {
@@ -601,8 +557,6 @@ start_read (DynWindow      *self,
   dyn_item_detail_set_item (self->detail, NULL);
   gtk_stack_set_visible_child_name (self->items_stack, "grid");
   gtk_stack_set_visible_child_name (self->view_stack, "items");
-  /* The benchmark opens the table and reads it to the end. */
-  self->load_all = self->bench;
   load_next (self);
 }
 
@@ -2271,118 +2225,6 @@ dyn_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (dyn_window_parent_class)->close_request (window);
 }
 
-/* Benchmark mode: after every row is loaded, scroll through all of them and
- * report the frame times, then the peak memory, and quit. */
-
-static void
-bench_after_paint_cb (GdkFrameClock *clock,
-                      DynWindow     *self)
-{
-  gint64 now = g_get_monotonic_time ();
-
-  if (self->bench_last_paint > 0)
-    {
-      gint64 frame = now - self->bench_last_paint;
-
-      self->bench_max_frame = MAX (self->bench_max_frame, frame);
-      if (frame > 50000)
-        self->bench_slow_frames++;
-      self->bench_frames++;
-    }
-  self->bench_last_paint = now;
-}
-
-static gboolean
-bench_scroll_tick_cb (GtkWidget     *widget,
-                      GdkFrameClock *clock,
-                      gpointer       user_data)
-{
-  DynWindow *self = DYN_WINDOW (widget);
-  GtkAdjustment *adjustment = dyn_item_grid_get_vadjustment (self->grid);
-  double value = gtk_adjustment_get_value (adjustment);
-  double page = gtk_adjustment_get_page_size (adjustment);
-  double upper = gtk_adjustment_get_upper (adjustment);
-  const char *step = g_getenv ("DYN_BENCH_SCROLL_PAGES");
-
-  if (value + page >= upper)
-    {
-      self->bench_scroll_id = 0;
-      bench_scroll_done (self);
-      return G_SOURCE_REMOVE;
-    }
-  gtk_adjustment_set_value (adjustment, value + page * (step ? g_ascii_strtod (step, NULL) : 1.0));
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-bench_after_load (DynWindow *self)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-  g_printerr ("bench: all-loaded %" G_GINT64_FORMAT " %u\n", bench_now (),
-              dyn_collection_model_get_n_items_total (self->model));
-  if (g_getenv ("DYN_BENCH_NO_SCROLL") != NULL || clock == NULL)
-    {
-      bench_scroll_done (self);
-      return;
-    }
-  g_signal_connect (clock, "after-paint", G_CALLBACK (bench_after_paint_cb), self);
-  self->bench_scroll_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), bench_scroll_tick_cb, NULL, NULL);
-}
-
-static void
-bench_scroll_done (DynWindow *self)
-{
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-  g_autofree char *status = NULL;
-
-  if (clock != NULL)
-    g_signal_handlers_disconnect_by_func (clock, bench_after_paint_cb, self);
-  g_printerr ("bench: scroll frames %u max-ms %.1f over-50ms %u rows %u\n", self->bench_frames,
-              self->bench_max_frame / 1000.0, self->bench_slow_frames,
-              g_list_model_get_n_items (dyn_item_grid_get_rows (self->grid)));
-  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    {
-      const char *hwm = strstr (status, "VmHWM:");
-      const char *rss = strstr (status, "VmRSS:");
-
-      if (hwm != NULL)
-        g_printerr ("bench: %.*s\n", (int) strcspn (hwm, "\n"), hwm);
-      if (rss != NULL)
-        g_printerr ("bench: %.*s\n", (int) strcspn (rss, "\n"), rss);
-    }
-  g_printerr ("bench: status %s\n", self->status_text ? self->status_text : "");
-  g_idle_add (destroy_idle_cb, g_object_ref (self));
-}
-
-static gboolean
-destroy_idle_cb (gpointer user_data)
-{
-  gtk_window_destroy (GTK_WINDOW (user_data));
-  g_object_unref (user_data);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-bench_first_frame_cb (GdkFrameClock *clock,
-                      DynWindow     *self)
-{
-  g_signal_handlers_disconnect_by_func (clock, bench_first_frame_cb, self);
-  g_printerr ("bench: first-frame %" G_GINT64_FORMAT "\n", bench_now ());
-  if (g_getenv ("DYN_BENCH_STARTUP_ONLY") != NULL)
-    g_idle_add (destroy_idle_cb, g_object_ref (self));
-}
-
-static void
-dyn_window_realize (GtkWidget *widget)
-{
-  DynWindow *self = DYN_WINDOW (widget);
-
-  GTK_WIDGET_CLASS (dyn_window_parent_class)->realize (widget);
-  if (self->bench)
-    g_signal_connect (gtk_widget_get_frame_clock (widget), "after-paint", G_CALLBACK (bench_first_frame_cb), self);
-}
-
 static void
 dyn_window_dispose (GObject *object)
 {
@@ -2404,11 +2246,6 @@ dyn_window_dispose (GObject *object)
     }
   if (self->states != NULL)
     g_hash_table_remove_all (self->states);
-  if (self->bench_scroll_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->bench_scroll_id);
-      self->bench_scroll_id = 0;
-    }
   g_clear_object (&self->connect_cancellable);
   g_clear_object (&self->pager);
   if (self->staged != NULL)
@@ -2503,7 +2340,6 @@ dyn_window_class_init (DynWindowClass *klass)
   object_class->finalize = dyn_window_finalize;
   object_class->get_property = dyn_window_get_property;
   object_class->set_property = dyn_window_set_property;
-  widget_class->realize = dyn_window_realize;
   window_class->close_request = dyn_window_close_request;
 
   properties[PROP_BUSY] =
@@ -2617,7 +2453,6 @@ dyn_window_init (DynWindow *self)
   GListStore *models;
 
   self->cancellable = g_cancellable_new ();
-  self->bench = g_strcmp0 (g_getenv ("DYN_BENCH"), "1") == 0;
   self->states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) dyn_table_state_free);
   self->page_size = 50;
   self->index_names = gtk_string_list_new (NULL);

@@ -20,12 +20,9 @@ main (int   argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  /* Benchmarks and screenshots run their own instance. */
-  if (g_getenv ("DYN_BENCH") != NULL || g_getenv ("DYN_NON_UNIQUE") != NULL)
+  /* DYN_NON_UNIQUE=1: an instance of its own (the demo script, the tests). */
+  if (g_getenv ("DYN_NON_UNIQUE") != NULL)
     flags |= G_APPLICATION_NON_UNIQUE;
-  for (int i = 1; i < argc; i++)
-    if (g_str_has_prefix (argv[i], "--screenshot"))
-      flags |= G_APPLICATION_NON_UNIQUE;
 
   app = dyn_application_new (flags);
   return g_application_run (G_APPLICATION (app), argc, argv);

@@ -3,6 +3,10 @@
 # time to the first rows on screen and to all rows loaded (against
 # `dynoscope-cli scan` of the same table), peak memory, start-up to the first
 # drawn frame, and frame times while scrolling through every row.
+# The window is bench/bench-window.c: Dynoscope's application and window (the
+# app library, the same command line as `dynoscope`), measured from outside
+# through the frame clock and the window's getters; the window itself keeps no
+# benchmark state.
 # Usage: bench/run-window.sh [BUILD_DIR] [ITEMS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +32,7 @@ pid=$(bash "$here/build-aux/ddb-local.sh" "$port")
 trap 'kill $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 ep=http://127.0.0.1:$port
 cli() { "$build/app/dynoscope-cli" --endpoint "$ep" "$@"; }
-now() { echo $(( $(date +%s%N) / 1000 )); }   # µs, as the app prints
+now() { echo $(( $(date +%s%N) / 1000 )); }   # µs, as bench-window prints
 ms() { echo "scale=1; ($2 - $1) / 1000" | bc; }
 
 /usr/bin/python3 "$here/data/demo/make-demo-data.py" "$tmp" --big "$n"
@@ -44,7 +48,7 @@ cli_ms=$(ms "$s" "$e"); cli_items=$(wc -l < "$tmp/cli.out")
 best=""
 for _ in 1 2 3; do
   s=$(now)
-  DYN_BENCH=1 DYN_BENCH_STARTUP_ONLY=1 "$build/app/dynoscope" 2> "$tmp/start.log" || true
+  "$build/bench/bench-window" --startup-only > "$tmp/start.log" 2>&1 || true
   f=$(awk '/^bench: first-frame/ { print $3 }' "$tmp/start.log")
   [ -n "$f" ] || { cat "$tmp/start.log" >&2; exit 1; }
   t=$(ms "$s" "$f")
@@ -64,7 +68,7 @@ floor_ms=$best
 
 # The window: open the table, read every page, then scroll through all rows.
 s=$(now)
-DYN_BENCH=1 DYN_BENCH_SCROLL_PAGES=${DYN_BENCH_SCROLL_PAGES:-3} "$build/app/dynoscope" --endpoint "$ep" Events 2> "$tmp/gui.log" || true
+"$build/bench/bench-window" --scroll-pages "${DYN_BENCH_SCROLL_PAGES:-3}" --endpoint "$ep" Events > "$tmp/gui.log" 2>&1 || true
 grep '^bench:' "$tmp/gui.log" > "$tmp/gui.bench" || { cat "$tmp/gui.log" >&2; exit 1; }
 get() { awk -v k="$1" '$2 == k { print $3 }' "$tmp/gui.bench"; }
 first_page=$(get first-page); first_rows=$(get first-rows); all=$(get all-loaded)

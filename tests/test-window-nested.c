@@ -9,6 +9,7 @@
 
 #include "dyn-application.h"
 #include "dyn-test-util.h"
+#include "dyn-test-window.h"
 #include "dyn-window.h"
 
 /* Nested documents in the main window under Xvfb against DynamoDB Local: a

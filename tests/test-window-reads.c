@@ -11,6 +11,7 @@
 #include "dyn-expression-builder-private.h"
 #include "dyn-expr-condition-row.h"
 #include "dyn-test-util.h"
+#include "dyn-test-window.h"
 #include "dyn-window.h"
 
 #ifdef GDK_WINDOWING_X11

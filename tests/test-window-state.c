@@ -10,6 +10,7 @@
 #include "dyn-application.h"
 #include "dyn-table-state.h"
 #include "dyn-test-util.h"
+#include "dyn-test-window.h"
 #include "dyn-window.h"
 
 /* The window's per-table state under Xvfb against DynamoDB Local, driven
