@@ -5,7 +5,7 @@
 
 G_BEGIN_DECLS
 
-/* Internals of DynValue shared by dyn-value.c and dyn-json.c. */
+/* Internals of DynValue shared by dyn-value.c, dyn-value-json.c and the JSON decoders (dyn-json*.c). */
 
 #define DYN_NUMBER_MAX_DIGITS 38
 #define DYN_NUMBER_MAX_EXP    125

@@ -1462,7 +1462,7 @@ dyn_value_compare (const DynValue *a,
     }
 }
 
-/* Plain JSON helpers shared with the decoder (dyn-json.c) */
+/* Plain JSON helpers shared with the decoders (dyn-json-plain.c, dyn-json-write.c) */
 
 gboolean
 _dyn_plain_is_tag (const char *name,
