@@ -8,6 +8,7 @@
 #include "dyn-widgets-resources.h"
 
 #include "dyn-connection-sidebar.h"
+#include "dyn-list-binding.h"
 
 struct _DynConnectionSidebar
 {
@@ -106,6 +107,9 @@ update_row (DynConnectionSidebar *self,
   GtkLabel *title = GTK_LABEL (gtk_widget_get_first_child (texts));
   GtkLabel *subtitle = GTK_LABEL (gtk_widget_get_last_child (texts));
 
+  /* A row whose item just left the model, not yet unbound. */
+  if (item == NULL)
+    return;
   if (DYN_IS_CONNECTION (item))
     {
       DynConnection *connection = DYN_CONNECTION (item);
@@ -154,7 +158,7 @@ status_changed_cb (DynConnectionSidebar *self,
                    DynConnection        *connection,
                    GtkListItem          *list_item)
 {
-  if (g_object_get_data (G_OBJECT (list_item), "dyn-connection") == (gpointer) connection)
+  if (dyn_list_item_get_bound (list_item, "dyn-connection") == (gpointer) connection)
     update_row (self, list_item);
 }
 
@@ -171,8 +175,11 @@ bind_cb (GtkSignalListItemFactory *factory,
   g_object_set_data (G_OBJECT (list_item), "dyn-sidebar", self);
   if (DYN_IS_CONNECTION (item))
     {
-      g_object_set_data (G_OBJECT (list_item), "dyn-connection", item);
-      g_signal_connect_object (item, "notify", G_CALLBACK (connection_notify_cb), list_item, 0);
+      /* Held until unbind: the row may outlive the connection's place in
+       * the model. */
+      dyn_list_item_bind_handler (list_item, "dyn-connection", item,
+                                  g_signal_connect_object (item, "notify", G_CALLBACK (connection_notify_cb),
+                                                           list_item, 0));
       g_signal_connect_object (self, "status-changed", G_CALLBACK (status_changed_cb), list_item, 0);
     }
   update_row (self, list_item);
@@ -183,14 +190,9 @@ unbind_cb (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            DynConnectionSidebar     *self)
 {
-  GObject *connection = g_object_get_data (G_OBJECT (list_item), "dyn-connection");
-
-  if (connection != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (connection, connection_notify_cb, list_item);
-      g_signal_handlers_disconnect_by_func (self, status_changed_cb, list_item);
-      g_object_set_data (G_OBJECT (list_item), "dyn-connection", NULL);
-    }
+  if (dyn_list_item_get_bound (list_item, "dyn-connection") != NULL)
+    g_signal_handlers_disconnect_by_func (self, status_changed_cb, list_item);
+  dyn_list_item_unbind_handler (list_item, "dyn-connection");
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
 }
 

@@ -9,6 +9,7 @@
 
 #include "dyn-error.h"
 #include "dyn-item-grid.h"
+#include "dyn-list-binding.h"
 #include "dyn-value-format.h"
 
 /* Longest text a cell shows; the detail pane has the rest. */
@@ -212,8 +213,11 @@ item_bind_cb (GtkSignalListItemFactory *factory,
       gtk_widget_add_css_class (GTK_WIDGET (title), "heading");
       gtk_widget_set_visible (GTK_WIDGET (count), TRUE);
       update_count (count, collection);
-      g_signal_connect_object (collection, "notify::n-items", G_CALLBACK (collection_n_items_cb), count, 0);
-      g_object_set_data (G_OBJECT (list_item), "dyn-collection", collection);
+      /* The model drops a collection when its last item goes, before the
+       * row is unbound: the binding keeps it until then. */
+      dyn_list_item_bind_handler (list_item, "dyn-collection", collection,
+                                  g_signal_connect_object (collection, "notify::n-items",
+                                                           G_CALLBACK (collection_n_items_cb), count, 0));
     }
   else if (DYN_IS_ITEM_OBJECT (object))
     {
@@ -231,8 +235,9 @@ item_bind_cb (GtkSignalListItemFactory *factory,
       gtk_widget_remove_css_class (GTK_WIDGET (title), "heading");
       gtk_widget_set_visible (GTK_WIDGET (count), FALSE);
       update_mark (mark, NULL, item);
-      g_signal_connect_object (item, "notify::state", G_CALLBACK (update_mark), mark, G_CONNECT_SWAPPED);
-      g_object_set_data_full (G_OBJECT (list_item), "dyn-item", g_object_ref (item), g_object_unref);
+      dyn_list_item_bind_handler (list_item, "dyn-item", item,
+                                  g_signal_connect_object (item, "notify::state", G_CALLBACK (update_mark), mark,
+                                                           G_CONNECT_SWAPPED));
     }
 }
 
@@ -242,21 +247,9 @@ item_unbind_cb (GtkSignalListItemFactory *factory,
                 DynItemGrid              *self)
 {
   GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-  GtkWidget *box = gtk_tree_expander_get_child (expander);
-  GtkWidget *count = gtk_widget_get_last_child (box);
-  DynCollection *collection = g_object_get_data (G_OBJECT (list_item), "dyn-collection");
-  DynItemObject *item = g_object_get_data (G_OBJECT (list_item), "dyn-item");
 
-  if (item != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (item, update_mark, g_object_get_data (G_OBJECT (box), "dyn-mark"));
-      g_object_set_data (G_OBJECT (list_item), "dyn-item", NULL);
-    }
-  if (collection != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (collection, collection_n_items_cb, count);
-      g_object_set_data (G_OBJECT (list_item), "dyn-collection", NULL);
-    }
+  dyn_list_item_unbind_handler (list_item, "dyn-item");
+  dyn_list_item_unbind_handler (list_item, "dyn-collection");
   gtk_tree_expander_set_list_row (expander, NULL);
 }
 
@@ -283,7 +276,7 @@ cell_label (GtkWidget *child)
 static DynItemObject *
 cell_row (GtkListItem *list_item)
 {
-  return g_object_get_data (G_OBJECT (list_item), "dyn-row");
+  return dyn_list_item_get_bound (list_item, "dyn-row");
 }
 
 static const char *
@@ -577,8 +570,9 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   if (DYN_IS_ITEM_OBJECT (object))
     {
       g_object_set_data (G_OBJECT (list_item), "dyn-grid", self);
-      g_object_set_data_full (G_OBJECT (list_item), "dyn-row", g_object_ref (object), g_object_unref);
-      g_signal_connect_object (object, "notify::state", G_CALLBACK (row_state_cb), list_item, 0);
+      dyn_list_item_bind_handler (list_item, "dyn-row", object,
+                                  g_signal_connect_object (object, "notify::state", G_CALLBACK (row_state_cb),
+                                                           list_item, 0));
       g_hash_table_add (self->bound, list_item);
     }
   update_cell_state (self, list_item);
@@ -590,18 +584,15 @@ cell_unbind_cb (GtkSignalListItemFactory *factory,
                 DynItemGrid              *self)
 {
   GtkWidget *child;
-  DynItemObject *object = cell_row (list_item);
 
   if (self->edit_item == list_item)
     finish_editing (self, FALSE);
   child = gtk_list_item_get_child (list_item);
   if (GTK_IS_BUTTON (child))
     g_object_set_data (G_OBJECT (child), "dyn-value", NULL);
-  if (object != NULL)
-    g_signal_handlers_disconnect_by_func (object, row_state_cb, list_item);
   g_hash_table_remove (self->bound, list_item);
   g_object_set_data (G_OBJECT (list_item), "dyn-grid", NULL);
-  g_object_set_data (G_OBJECT (list_item), "dyn-row", NULL);
+  dyn_list_item_unbind_handler (list_item, "dyn-row");
 }
 
 static GMenuModel *
