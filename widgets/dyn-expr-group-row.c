@@ -8,6 +8,7 @@
 #include "dyn-expr-group-row.h"
 #include "dyn-expr-update-row.h"
 #include "dyn-expression-builder-private.h"
+#include "dyn-lifetime.h"
 #include "dyn-widgets-enums.h"
 
 struct _DynExprGroupRow
@@ -338,6 +339,8 @@ dyn_expr_group_row_remove (DynExprGroupRow *self,
   g_return_if_fail (DYN_IS_EXPR_GROUP_ROW (self));
   g_return_if_fail (gtk_widget_get_parent (item) == GTK_WIDGET (self->items_box));
 
+  /* Its remove button has the focus when it was clicked: let go first. */
+  dyn_widget_release_focus (item, NULL);
   gtk_box_remove (self->items_box, item);
   update_empty (self);
   _dyn_expression_builder_changed (GTK_WIDGET (self));
@@ -350,6 +353,7 @@ dyn_expr_group_row_clear (DynExprGroupRow *self)
 
   g_return_if_fail (DYN_IS_EXPR_GROUP_ROW (self));
 
+  dyn_widget_release_focus (GTK_WIDGET (self->items_box), NULL);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->items_box))) != NULL)
     gtk_box_remove (self->items_box, child);
   dyn_expr_group_row_set_negated (self, FALSE);

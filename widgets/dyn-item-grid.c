@@ -9,7 +9,7 @@
 
 #include "dyn-error.h"
 #include "dyn-item-grid.h"
-#include "dyn-list-binding.h"
+#include "dyn-lifetime.h"
 #include "dyn-value-format.h"
 
 /* Longest text a cell shows; the detail pane has the rest. */
@@ -31,6 +31,7 @@ struct _DynItemGrid
   DynItemObject      *selected;
   gulong              attributes_handler;
   gboolean            grouped;
+  gboolean            refocus;      /* the focus left rows being destroyed */
 
   /* In-place editing: the cell's list item, its usual child while an
    * entry takes its place, and the entry. */
@@ -376,10 +377,10 @@ finish_editing (DynItemGrid *self,
   commit = commit && g_strcmp0 (text, before) != 0;
   object = cell_row (list_item) ? g_object_ref (cell_row (list_item)) : NULL;
   attribute = g_strdup (cell_attribute (list_item));
+  /* The entry leaves the tree: the focus goes back to the rows first. */
+  dyn_widget_release_focus (entry, GTK_WIDGET (self->column_view));
   if (gtk_list_item_get_child (list_item) == entry)
     gtk_list_item_set_child (list_item, child);
-  if (gtk_widget_get_mapped (GTK_WIDGET (self->column_view)))
-    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
 
   /* Staging replaces the row: the cell is bound again afterwards. */
   if (commit && object != NULL && self->session != NULL)
@@ -629,6 +630,25 @@ add_column (DynItemGrid *self,
   g_object_unref (column);
 }
 
+/* Rows (or cells) are about to be destroyed: the focus leaves them first
+ * and comes back to the view once it shows what replaced them. */
+static void
+hold_focus (DynItemGrid *self)
+{
+  if (dyn_widget_release_focus (GTK_WIDGET (self->column_view), NULL))
+    self->refocus = TRUE;
+}
+
+static void
+restore_focus (DynItemGrid *self)
+{
+  if (!self->refocus)
+    return;
+  self->refocus = FALSE;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self->column_view)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+}
+
 static void
 remove_columns (DynItemGrid *self)
 {
@@ -636,12 +656,14 @@ remove_columns (DynItemGrid *self)
   gpointer column;
 
   finish_editing (self, FALSE);
+  hold_focus (self);
   g_hash_table_iter_init (&iter, self->columns);
   while (g_hash_table_iter_next (&iter, NULL, &column))
     gtk_column_view_remove_column (self->column_view, column);
   g_hash_table_remove_all (self->columns);
   g_hash_table_remove_all (self->bound);
   g_ptr_array_set_size (self->column_order, 0);
+  restore_focus (self);
 }
 
 static void
@@ -707,8 +729,11 @@ tree_items_changed_cb (GListModel  *tree,
                        guint        added,
                        DynItemGrid *self)
 {
-  /* Runs before the selection sees the change: note which replaced rows
-   * were selected. */
+  /* Runs before the selection and the view see the change. Rows of
+   * removed items are destroyed: not with the focus in them. */
+  if (removed > 0)
+    hold_focus (self);
+  /* Note which replaced rows were selected. */
   if (self->selection == NULL || removed != added)
     return;
   for (guint i = position; i < position + removed; i++)
@@ -736,17 +761,30 @@ selection_items_changed_cb (GListModel  *selection,
   selection_changed_cb (GTK_SELECTION_MODEL (selection), position, added, self);
 }
 
+/* After the view has its new rows. */
+static void
+selection_items_changed_after_cb (GListModel  *selection,
+                                  guint        position,
+                                  guint        removed,
+                                  guint        added,
+                                  DynItemGrid *self)
+{
+  restore_focus (self);
+}
+
 static void
 rebuild (DynItemGrid *self)
 {
   GListModel *root;
 
   finish_editing (self, FALSE);
+  hold_focus (self);
   gtk_column_view_set_model (self->column_view, NULL);
   if (self->selection != NULL)
     {
       g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
       g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_cb, self);
+      g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_after_cb, self);
     }
   g_clear_object (&self->selection);
   if (self->tree != NULL)
@@ -769,7 +807,9 @@ rebuild (DynItemGrid *self)
   self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
   g_signal_connect (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
   g_signal_connect (self->selection, "items-changed", G_CALLBACK (selection_items_changed_cb), self);
+  g_signal_connect_after (self->selection, "items-changed", G_CALLBACK (selection_items_changed_after_cb), self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  restore_focus (self);
 }
 
 static void
@@ -830,6 +870,7 @@ dyn_item_grid_dispose (GObject *object)
     {
       g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
       g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_cb, self);
+      g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_after_cb, self);
     }
   g_clear_object (&self->selection);
   if (self->tree != NULL)

@@ -23,4 +23,14 @@ void     dyn_list_item_unbind_handler (GtkListItem *list_item,
 gpointer dyn_list_item_get_bound      (GtkListItem *list_item,
                                        const char  *key);
 
+/* Before @widget, or widgets inside it, leave the widget tree (rows rebuilt,
+ * an entry swapped back for a label): GTK 4.8 keeps a removed focus widget
+ * as the window's focus until the next frame and then hands the focus on
+ * reading the old widget after it was freed (criticals, a loop on
+ * gtk_widget_get_parent()). When the keyboard focus is in @widget this
+ * moves it to @fallback (nullable; outside @widget, or an ancestor of it),
+ * or else nowhere. Returns whether the focus was in @widget. */
+gboolean dyn_widget_release_focus     (GtkWidget   *widget,
+                                       GtkWidget   *fallback);
+
 G_END_DECLS

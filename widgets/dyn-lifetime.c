@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
-#include "dyn-list-binding.h"
+#include "dyn-lifetime.h"
 
 typedef struct {
   GObject *instance;
@@ -58,4 +58,30 @@ dyn_list_item_get_bound (GtkListItem *list_item,
 
   bound = g_object_get_data (G_OBJECT (list_item), key);
   return bound ? bound->instance : NULL;
+}
+
+static gboolean
+focus_within (GtkWidget *focus,
+              GtkWidget *widget)
+{
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+gboolean
+dyn_widget_release_focus (GtkWidget *widget,
+                          GtkWidget *fallback)
+{
+  GtkRoot *root;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+  g_return_val_if_fail (fallback == NULL || GTK_IS_WIDGET (fallback), FALSE);
+
+  root = gtk_widget_get_root (widget);
+  if (root == NULL || !focus_within (gtk_root_get_focus (root), widget))
+    return FALSE;
+  if (fallback != NULL && fallback != widget && gtk_widget_get_mapped (fallback))
+    gtk_widget_grab_focus (fallback);
+  if (focus_within (gtk_root_get_focus (root), widget))
+    gtk_root_set_focus (root, NULL);
+  return TRUE;
 }
