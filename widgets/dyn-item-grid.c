@@ -32,6 +32,7 @@ struct _DynItemGrid
   gulong              attributes_handler;
   gboolean            grouped;
   gboolean            refocus;      /* the focus left rows being destroyed */
+  guint               finish_id;    /* the edit is finished when idle */
 
   /* In-place editing: the cell's list item, its usual child while an
    * entry takes its place, and the entry. */
@@ -370,6 +371,7 @@ finish_editing (DynItemGrid *self,
   g_autoptr(DynItemObject) object = NULL;
   const char *before;
 
+  g_clear_handle_id (&self->finish_id, g_source_remove);
   if (list_item == NULL)
     return;
   text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry)));
@@ -413,12 +415,26 @@ entry_key_pressed_cb (GtkEventControllerKey *controller,
   return TRUE;
 }
 
+static gboolean
+finish_later_cb (gpointer user_data)
+{
+  DynItemGrid *self = user_data;
+
+  self->finish_id = 0;
+  if (self->edit_entry != NULL && !gtk_widget_has_focus (GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (self->edit_entry)))))
+    finish_editing (self, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* The focus left the entry (a click elsewhere): the text is staged. Not
+ * from inside the focus change: GTK is still walking the widgets that lose
+ * the focus, the entry among them. */
 static void
 entry_leave_cb (GtkEventControllerFocus *controller,
                 DynItemGrid             *self)
 {
-  if (self->edit_entry == gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)))
-    finish_editing (self, TRUE);
+  if (self->edit_entry == gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)) && self->finish_id == 0)
+    self->finish_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, finish_later_cb, g_object_ref (self), g_object_unref);
 }
 
 static gboolean
