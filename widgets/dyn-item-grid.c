@@ -1340,6 +1340,49 @@ dyn_item_grid_get_cell_changed (DynItemGrid   *self,
   return FALSE;
 }
 
+char *
+dyn_item_grid_dup_cell_text (DynItemGrid   *self,
+                             DynItemObject *object,
+                             const char    *attribute)
+{
+  GHashTableIter iter;
+  gpointer list_item;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &list_item, NULL))
+    if (cell_row (list_item) == object && g_strcmp0 (cell_attribute (list_item), attribute) == 0)
+      {
+        GtkWidget *child = self->edit_item == list_item ? self->edit_child : gtk_list_item_get_child (list_item);
+        const char *text = gtk_inscription_get_text (GTK_INSCRIPTION (cell_label (child)));
+
+        return g_strdup (text ? text : "");
+      }
+  return NULL;
+}
+
+GPtrArray *
+dyn_item_grid_dup_shown_items (DynItemGrid *self)
+{
+  GPtrArray *items;
+  GHashTableIter iter;
+  gpointer list_item;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &list_item, NULL))
+    {
+      DynItemObject *object = cell_row (list_item);
+
+      if (object != NULL && !g_ptr_array_find (items, object, NULL))
+        g_ptr_array_add (items, g_object_ref (object));
+    }
+  return items;
+}
+
 GtkAdjustment *
 dyn_item_grid_get_vadjustment (DynItemGrid *self)
 {
