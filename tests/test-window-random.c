@@ -257,6 +257,23 @@ click_row (DynItemGrid   *grid,
   g_assert_not_reached ();
 }
 
+/* With DYN_SCREENSHOT_DIR set: the window as a PNG there, to look at. */
+static void
+maybe_screenshot (DynWindow  *window,
+                  const char *name)
+{
+  const char *dir = g_getenv ("DYN_SCREENSHOT_DIR");
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (dir == NULL)
+    return;
+  path = g_build_filename (dir, name, NULL);
+  g_assert_true (dyn_window_save_png (GTK_WINDOW (window), path, &error));
+  g_assert_no_error (error);
+  g_test_message ("screenshot: %s", path);
+}
+
 /* Escape in the cell's entry: what its key controller gets. */
 static void
 press_escape (GtkWidget *entry)
@@ -377,6 +394,7 @@ test_hang (Fixture       *fixture,
   activate (window, "win.toggle-detail");
   settle ();
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
+  maybe_screenshot (window, grouped ? "window-random-hang-grouped.png" : "window-random-hang-flat.png");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2185,6 +2203,7 @@ test_random (Fixture       *fixture,
   check_invariants (&run);
   for (guint t = 0; t < N_TABLES; t++)
     verify_server (&run, &run.tables[t], t == run.current);
+  maybe_screenshot (fixture->window, "window-random-actions.png");
   g_test_message ("%u steps in %.1f s: %u commits, %u conflict windows, %u undos, %u dialogs answered",
                   run.n_steps, (g_get_monotonic_time () - start) / 1e6, run.n_commits, run.n_conflicts,
                   run.n_undos, run.n_dialogs);
