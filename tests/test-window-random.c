@@ -1888,19 +1888,33 @@ action_drop (Run *run)
 }
 
 static void
-action_undo (Run *run)
+undo (Run      *run,
+      gboolean  wait)
 {
   DynEditSession *session = dyn_window_get_edit_session (run_window (run));
 
   if (session == NULL || !dyn_edit_session_get_can_undo (session) || dyn_edit_session_get_busy (session))
     return;
-  log_action (run, "undo the last commit (Ctrl+Z)");
+  log_action (run, "undo the last commit (Ctrl+Z)%s", wait ? "" : ", without waiting");
   run->n_undos++;
   allow_undo (run);
   /* With a confirmation, the dialog's answer decides. */
   run->expect_undo = TRUE;
   window_action (run, "win.undo-commit", NULL);
-  wait_quiet (run);
+  if (wait)
+    wait_quiet (run);
+}
+
+static void
+action_undo (Run *run)
+{
+  undo (run, TRUE);
+}
+
+static void
+action_undo_nowait (Run *run)
+{
+  undo (run, FALSE);
 }
 
 /* The second user changes, creates or deletes a server item. */
@@ -1996,10 +2010,12 @@ static void
 action_load_more (Run *run)
 {
   const char *action = chance (run, 0.25) ? "win.load-all" : "win.load-more";
+  gboolean wait = chance (run, 0.7);
 
-  log_action (run, "%s", action);
+  log_action (run, "%s%s", action, wait ? "" : ", without waiting");
   window_action (run, action, NULL);
-  wait_quiet (run);
+  if (wait)
+    wait_quiet (run);
 }
 
 typedef struct {
@@ -2023,6 +2039,7 @@ static const RandomAction random_actions[] = {
   { "resolve", 2, action_resolve },
   { "drop", 3, action_drop },
   { "undo", 4, action_undo },
+  { "undo-nowait", 1, action_undo_nowait },
   { "other-client", 8, action_other_client },
   { "switch-table", 3, action_switch_table },
   { "toggle", 6, action_toggle },
@@ -2401,6 +2418,68 @@ test_undo_staged (Fixture       *fixture,
   g_assert_cmpstr (dyn_test_item_get_string (stored, "Status"), ==, "active");
 }
 
+/* The JSON editor opened on a row while an undo runs; the undo replaces
+ * that row; then the editor saves: the change is staged on the row the
+ * window shows, not on the object the undo replaced. */
+static void
+test_editor_row_replaced (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  DynWindow *window = fixture->window;
+  DynItemGrid *grid;
+  DynEditSession *session;
+  DynItemEditor *editor;
+  DynItemObject *row;
+  GtkEditable *entry;
+  g_autofree char *text = NULL;
+  g_autofree char *edited = NULL;
+  g_auto(GStrv) parts = NULL;
+
+  if (fixture->window == NULL)
+    return;
+  open_table (fixture, fixture->table);
+  grid = dyn_window_get_grid (window);
+  session = dyn_window_get_edit_session (window);
+
+  click_row (grid, row_for (fixture, "PROJ#2026-0002"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (grid), "grid.edit-cell", "s", "Status"));
+  entry = dyn_item_grid_get_cell_editor (grid);
+  gtk_editable_set_text (entry, "paused");
+  g_signal_emit_by_name (entry, "activate");
+  settle ();
+
+  activate (window, "win.commit-changes");
+  wait_idle (window);
+  settle ();
+  g_assert_true (dyn_edit_session_get_can_undo (session));
+
+  /* Undo, and open the editor before it is done. */
+  activate (window, "win.undo-commit");
+  g_assert_true (dyn_edit_session_get_busy (session));
+  activate (window, "win.edit-item");
+  editor = dyn_window_get_item_editor (window);
+  g_assert_nonnull (editor);
+  text = dyn_item_editor_dup_text (editor);
+  parts = g_strsplit (text, "\"Data lake\"", 2);
+  g_assert_cmpuint (g_strv_length (parts), ==, 2);
+  edited = g_strjoinv ("\"Data lake v2\"", parts);
+  dyn_item_editor_set_text (editor, edited);
+  wait_idle (window);
+  settle ();
+  g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (editor), "editor.save", NULL));
+  settle ();
+  g_assert_null (dyn_window_get_item_editor (window));
+  g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 1);
+  row = row_for (fixture, "PROJ#2026-0002");
+  g_assert_true (dyn_edit_session_get_object (session, 0) == row);
+  g_assert_cmpint (dyn_item_object_get_state (row), ==, DYN_ITEM_STATE_CHANGED);
+  g_assert_cmpstr (dyn_test_item_get_string (dyn_item_object_get_item (row), "Name"), ==, "Data lake v2");
+  /* The editor's text came from the item before the undo. */
+  g_assert_cmpstr (dyn_test_item_get_string (dyn_item_object_get_item (row), "Status"), ==, "paused");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2436,6 +2515,8 @@ main (int   argc,
               fixture_set_up, test_hang, fixture_tear_down);
   g_test_add ("/dyn/window-random/focus", Fixture, NULL, fixture_set_up, test_focus, fixture_tear_down);
   g_test_add ("/dyn/window-random/undo-staged", Fixture, NULL, fixture_set_up, test_undo_staged, fixture_tear_down);
+  g_test_add ("/dyn/window-random/editor-row-replaced", Fixture, NULL, fixture_set_up, test_editor_row_replaced,
+              fixture_tear_down);
   g_test_add ("/dyn/window-random/actions", Fixture, NULL, random_set_up, test_random, fixture_tear_down);
 
   status = g_test_run ();
