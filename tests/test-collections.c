@@ -1047,6 +1047,42 @@ test_replace_remove (void)
   watched_clear (&w);
 }
 
+/* Items the window wrote come again in a later page: no second row; an
+ * unchanged row takes the page's item, a row with a staged change keeps it. */
+static void
+test_page_repeats_written (void)
+{
+  g_autoptr(DynCollectionModel) model = dyn_collection_model_new ("EntityRef", "Detail", FALSE);
+  g_autoptr(GPtrArray) page = dyn_test_item_array_new ();
+  g_autoptr(DynValue) created = ws_item ("WS#new", "PROJ#1", ",\"title\":{\"S\":\"mine\"}");
+  g_autoptr(DynValue) staged = ws_item ("WS#new", "PROJ#2", ",\"title\":{\"S\":\"staged\"}");
+  g_autoptr(DynValue) key1 = ws_item ("WS#new", "PROJ#1", NULL);
+  g_autoptr(DynValue) key2 = ws_item ("WS#new", "PROJ#2", NULL);
+  DynItemObject *row, *staged_row;
+
+  g_ptr_array_add (page, ws_item ("WS#acme", "META", NULL));
+  dyn_collection_model_append_page (model, page);
+  row = dyn_collection_model_insert (model, created);
+  staged_row = dyn_collection_model_insert (model, staged);
+  dyn_item_object_set_state (staged_row, DYN_ITEM_STATE_ADDED);
+  g_assert_cmpuint (dyn_collection_model_get_n_items_total (model), ==, 3);
+
+  /* The next page holds both, as the server has them now, and one more. */
+  g_ptr_array_set_size (page, 0);
+  g_ptr_array_add (page, ws_item ("WS#new", "PROJ#1", ",\"title\":{\"S\":\"theirs\"}"));
+  g_ptr_array_add (page, ws_item ("WS#new", "PROJ#2", ",\"title\":{\"S\":\"server\"}"));
+  g_ptr_array_add (page, ws_item ("WS#new", "PROJ#3", NULL));
+  dyn_collection_model_append_page (model, page);
+  g_assert_cmpuint (dyn_collection_model_get_n_items_total (model), ==, 4);
+  g_assert_cmpuint (dyn_collection_get_n_items (dyn_collection_model_lookup_collection (model,
+                                                dyn_value_map_lookup (key1, "EntityRef"))), ==, 3);
+  row = dyn_collection_model_lookup (model, key1);
+  g_assert_cmpstr (obj_string (row, "title"), ==, "theirs");
+  g_assert_true (dyn_collection_model_lookup (model, key2) == staged_row);
+  g_assert_cmpstr (obj_string (staged_row, "title"), ==, "staged");
+  assert_collections_sorted (model);
+}
+
 static void
 test_clear (void)
 {
@@ -1172,6 +1208,7 @@ main (int argc, char **argv)
   g_test_add_func ("/dyn/collections/attributes", test_attributes);
   g_test_add_func ("/dyn/collections/no-key", test_no_key);
   g_test_add_func ("/dyn/collections/replace-remove", test_replace_remove);
+  g_test_add_func ("/dyn/collections/page-repeats-written", test_page_repeats_written);
   g_test_add_func ("/dyn/collections/clear", test_clear);
   g_test_add_func ("/dyn/collections/child-model", test_child_model);
   g_test_add_func ("/dyn/collections/big", test_big);

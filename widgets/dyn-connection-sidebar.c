@@ -8,6 +8,7 @@
 #include "dyn-widgets-resources.h"
 
 #include "dyn-connection-sidebar.h"
+#include "dyn-lifetime.h"
 
 struct _DynConnectionSidebar
 {
@@ -18,6 +19,7 @@ struct _DynConnectionSidebar
   GtkStringFilter  *filter;
   GHashTable       *tables;     /* DynConnection* → GtkFilterListModel over a GtkStringList */
   GHashTable       *statuses;   /* DynConnection* → char* */
+  gboolean          refocus;    /* the focus left rows being destroyed */
 
   GtkSearchEntry   *search_entry;
   GtkListView      *list_view;
@@ -106,6 +108,9 @@ update_row (DynConnectionSidebar *self,
   GtkLabel *title = GTK_LABEL (gtk_widget_get_first_child (texts));
   GtkLabel *subtitle = GTK_LABEL (gtk_widget_get_last_child (texts));
 
+  /* A row whose item just left the model, not yet unbound. */
+  if (item == NULL)
+    return;
   if (DYN_IS_CONNECTION (item))
     {
       DynConnection *connection = DYN_CONNECTION (item);
@@ -154,7 +159,7 @@ status_changed_cb (DynConnectionSidebar *self,
                    DynConnection        *connection,
                    GtkListItem          *list_item)
 {
-  if (g_object_get_data (G_OBJECT (list_item), "dyn-connection") == (gpointer) connection)
+  if (dyn_list_item_get_bound (list_item, "dyn-connection") == (gpointer) connection)
     update_row (self, list_item);
 }
 
@@ -171,8 +176,11 @@ bind_cb (GtkSignalListItemFactory *factory,
   g_object_set_data (G_OBJECT (list_item), "dyn-sidebar", self);
   if (DYN_IS_CONNECTION (item))
     {
-      g_object_set_data (G_OBJECT (list_item), "dyn-connection", item);
-      g_signal_connect_object (item, "notify", G_CALLBACK (connection_notify_cb), list_item, 0);
+      /* Held until unbind: the row may outlive the connection's place in
+       * the model. */
+      dyn_list_item_bind_handler (list_item, "dyn-connection", item,
+                                  g_signal_connect_object (item, "notify", G_CALLBACK (connection_notify_cb),
+                                                           list_item, 0));
       g_signal_connect_object (self, "status-changed", G_CALLBACK (status_changed_cb), list_item, 0);
     }
   update_row (self, list_item);
@@ -183,14 +191,9 @@ unbind_cb (GtkSignalListItemFactory *factory,
            GtkListItem              *list_item,
            DynConnectionSidebar     *self)
 {
-  GObject *connection = g_object_get_data (G_OBJECT (list_item), "dyn-connection");
-
-  if (connection != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (connection, connection_notify_cb, list_item);
-      g_signal_handlers_disconnect_by_func (self, status_changed_cb, list_item);
-      g_object_set_data (G_OBJECT (list_item), "dyn-connection", NULL);
-    }
+  if (dyn_list_item_get_bound (list_item, "dyn-connection") != NULL)
+    g_signal_handlers_disconnect_by_func (self, status_changed_cb, list_item);
+  dyn_list_item_unbind_handler (list_item, "dyn-connection");
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
 }
 
@@ -225,6 +228,12 @@ search_changed_cb (GtkSearchEntry       *entry,
   gtk_string_filter_set_search (self->filter, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
+static void tree_items_changed_cb (GListModel           *tree,
+                                   guint                 position,
+                                   guint                 removed,
+                                   guint                 added,
+                                   DynConnectionSidebar *self);
+
 static void
 dyn_connection_sidebar_dispose (GObject *object)
 {
@@ -232,6 +241,8 @@ dyn_connection_sidebar_dispose (GObject *object)
 
   if (self->list_view != NULL)
     gtk_list_view_set_model (self->list_view, NULL);
+  if (self->tree != NULL)
+    g_signal_handlers_disconnect_by_func (self->tree, tree_items_changed_cb, self);
   g_clear_object (&self->tree);
   g_clear_object (&self->connections);
   g_hash_table_remove_all (self->tables);
@@ -311,6 +322,40 @@ dyn_connection_sidebar_new (void)
   return g_object_new (DYN_TYPE_CONNECTION_SIDEBAR, NULL);
 }
 
+/* Rows of removed items (a table list refreshed, a connection deleted) are
+ * destroyed: the focus leaves them first (this runs before the view sees
+ * the change) and comes back once the view has its new rows. */
+static void
+tree_items_changed_cb (GListModel           *tree,
+                       guint                 position,
+                       guint                 removed,
+                       guint                 added,
+                       DynConnectionSidebar *self)
+{
+  if (removed > 0 && dyn_widget_release_focus (GTK_WIDGET (self->list_view), NULL))
+    self->refocus = TRUE;
+}
+
+static void
+restore_focus (DynConnectionSidebar *self)
+{
+  if (!self->refocus)
+    return;
+  self->refocus = FALSE;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self->list_view)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->list_view));
+}
+
+static void
+selection_items_changed_after_cb (GListModel           *selection,
+                                  guint                 position,
+                                  guint                 removed,
+                                  guint                 added,
+                                  DynConnectionSidebar *self)
+{
+  restore_focus (self);
+}
+
 void
 dyn_connection_sidebar_set_connections (DynConnectionSidebar *self,
                                         GListModel           *connections)
@@ -320,14 +365,23 @@ dyn_connection_sidebar_set_connections (DynConnectionSidebar *self,
   g_return_if_fail (DYN_IS_CONNECTION_SIDEBAR (self));
   g_return_if_fail (G_IS_LIST_MODEL (connections));
 
+  if (dyn_widget_release_focus (GTK_WIDGET (self->list_view), NULL))
+    self->refocus = TRUE;
   gtk_list_view_set_model (self->list_view, NULL);
+  if (self->tree != NULL)
+    g_signal_handlers_disconnect_by_func (self->tree, tree_items_changed_cb, self);
   g_clear_object (&self->tree);
   g_set_object (&self->connections, connections);
   self->tree = gtk_tree_list_model_new (g_object_ref (connections), FALSE, FALSE, create_child_cb, self, NULL);
+  /* Before the selection connects: see tree_items_changed_cb(). */
+  g_signal_connect (self->tree, "items-changed", G_CALLBACK (tree_items_changed_cb), self);
   selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
   gtk_single_selection_set_autoselect (selection, FALSE);
   gtk_single_selection_set_can_unselect (selection, TRUE);
+  g_signal_connect_object (selection, "items-changed", G_CALLBACK (selection_items_changed_after_cb), self,
+                           G_CONNECT_AFTER);
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
+  restore_focus (self);
 }
 
 void

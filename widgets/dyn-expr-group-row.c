@@ -7,6 +7,7 @@
 #include "dyn-expr-condition-row.h"
 #include "dyn-expr-group-row.h"
 #include "dyn-expr-update-row.h"
+#include "dyn-lifetime.h"
 #include "dyn-widgets-private.h"
 #include "dyn-widgets-enums.h"
 
@@ -362,6 +363,8 @@ dyn_expr_group_row_remove (DynExprGroupRow *self,
   g_return_if_fail (DYN_IS_EXPR_GROUP_ROW (self));
   g_return_if_fail (gtk_widget_get_parent (item) == GTK_WIDGET (self->items_box));
 
+  /* Its remove button has the focus when it was clicked: let go first. */
+  dyn_widget_release_focus (item, NULL);
   gtk_box_remove (self->items_box, item);
   update_empty (self);
   gtk_widget_activate_action (GTK_WIDGET (self), "builder.rows-changed", NULL);
@@ -394,6 +397,7 @@ dyn_expr_group_row_clear (DynExprGroupRow *self)
 
   g_return_if_fail (DYN_IS_EXPR_GROUP_ROW (self));
 
+  dyn_widget_release_focus (GTK_WIDGET (self->items_box), NULL);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->items_box))) != NULL)
     gtk_box_remove (self->items_box, child);
   dyn_expr_group_row_set_negated (self, FALSE);

@@ -8,6 +8,7 @@
 #include "dyn-widgets-resources.h"
 
 #include "dyn-item-detail.h"
+#include "dyn-lifetime.h"
 #include "dyn-value-format.h"
 
 /* DynDetailNode: one attribute (or element) of the item in the tree. */
@@ -338,6 +339,7 @@ dyn_item_detail_set_item (DynItemDetail *self,
                           DynValue      *item)
 {
   g_autoptr(GtkNoSelection) selection = NULL;
+  gboolean refocus;
 
   g_return_if_fail (DYN_IS_ITEM_DETAIL (self));
   g_return_if_fail (item == NULL || dyn_value_get_value_type (item) == DYN_VALUE_M);
@@ -350,6 +352,8 @@ dyn_item_detail_set_item (DynItemDetail *self,
   self->item = item;
   g_clear_pointer (&self->plain_json, g_free);
   g_clear_pointer (&self->ddb_json, g_free);
+  /* The rows are destroyed: not with the focus in one. */
+  refocus = dyn_widget_release_focus (GTK_WIDGET (self->tree_view), NULL);
   gtk_column_view_set_model (self->tree_view, NULL);
   g_clear_object (&self->tree);
 
@@ -364,6 +368,8 @@ dyn_item_detail_set_item (DynItemDetail *self,
       self->tree = gtk_tree_list_model_new (root, FALSE, FALSE, create_children_cb, NULL, NULL);
       selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
       gtk_column_view_set_model (self->tree_view, GTK_SELECTION_MODEL (selection));
+      if (refocus)
+        gtk_widget_grab_focus (GTK_WIDGET (self->tree_view));
     }
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->json_view), self->plain_json ? self->plain_json : "", -1);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->ddb_view), self->ddb_json ? self->ddb_json : "", -1);

@@ -254,6 +254,25 @@ ddb_toggled_cb (DynItemEditor *self)
     sync_toggles (self);
 }
 
+/* The row the window shows for the edited item now: while the editor was
+ * open, a commit, an undo or a page of Load More may have put a new row
+ * object in the place of the one it was opened on. */
+static DynItemObject *
+current_row (DynItemEditor *self)
+{
+  DynCollectionModel *model = dyn_edit_session_get_model (self->session);
+  g_autoptr(DynValue) key = NULL;
+  DynItemObject *found;
+
+  if (model == NULL)
+    return self->object;
+  key = dyn_item_key (dyn_item_object_get_item (self->object), dyn_edit_session_get_keys (self->session));
+  found = key ? dyn_collection_model_lookup (model, key) : NULL;
+  if (found != NULL && found != self->object)
+    g_set_object (&self->object, found);
+  return self->object;
+}
+
 static void
 save_action (GtkWidget  *widget,
              const char *action_name,
@@ -281,7 +300,7 @@ save_action (GtkWidget  *widget,
     {
       int index;
 
-      if (dyn_edit_session_stage_edit (self->session, self->object, self->item, &error))
+      if (dyn_edit_session_stage_edit (self->session, current_row (self), self->item, &error))
         {
           index = dyn_edit_session_lookup (self->session, self->object);
           /* The model may have put a new row in the old one's place. */

@@ -9,6 +9,7 @@
 
 #include "dyn-error.h"
 #include "dyn-item-grid.h"
+#include "dyn-lifetime.h"
 #include "dyn-value-format.h"
 
 /* Longest text a cell shows; the detail pane has the rest. */
@@ -30,6 +31,8 @@ struct _DynItemGrid
   DynItemObject      *selected;
   gulong              attributes_handler;
   gboolean            grouped;
+  gboolean            refocus;      /* the focus left rows being destroyed */
+  guint               finish_id;    /* the edit is finished when idle */
 
   /* In-place editing: the cell's list item, its usual child while an
    * entry takes its place, and the entry. */
@@ -212,8 +215,11 @@ item_bind_cb (GtkSignalListItemFactory *factory,
       gtk_widget_add_css_class (GTK_WIDGET (title), "heading");
       gtk_widget_set_visible (GTK_WIDGET (count), TRUE);
       update_count (count, collection);
-      g_signal_connect_object (collection, "notify::n-items", G_CALLBACK (collection_n_items_cb), count, 0);
-      g_object_set_data (G_OBJECT (list_item), "dyn-collection", collection);
+      /* The model drops a collection when its last item goes, before the
+       * row is unbound: the binding keeps it until then. */
+      dyn_list_item_bind_handler (list_item, "dyn-collection", collection,
+                                  g_signal_connect_object (collection, "notify::n-items",
+                                                           G_CALLBACK (collection_n_items_cb), count, 0));
     }
   else if (DYN_IS_ITEM_OBJECT (object))
     {
@@ -231,8 +237,9 @@ item_bind_cb (GtkSignalListItemFactory *factory,
       gtk_widget_remove_css_class (GTK_WIDGET (title), "heading");
       gtk_widget_set_visible (GTK_WIDGET (count), FALSE);
       update_mark (mark, NULL, item);
-      g_signal_connect_object (item, "notify::state", G_CALLBACK (update_mark), mark, G_CONNECT_SWAPPED);
-      g_object_set_data_full (G_OBJECT (list_item), "dyn-item", g_object_ref (item), g_object_unref);
+      dyn_list_item_bind_handler (list_item, "dyn-item", item,
+                                  g_signal_connect_object (item, "notify::state", G_CALLBACK (update_mark), mark,
+                                                           G_CONNECT_SWAPPED));
     }
 }
 
@@ -242,21 +249,9 @@ item_unbind_cb (GtkSignalListItemFactory *factory,
                 DynItemGrid              *self)
 {
   GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-  GtkWidget *box = gtk_tree_expander_get_child (expander);
-  GtkWidget *count = gtk_widget_get_last_child (box);
-  DynCollection *collection = g_object_get_data (G_OBJECT (list_item), "dyn-collection");
-  DynItemObject *item = g_object_get_data (G_OBJECT (list_item), "dyn-item");
 
-  if (item != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (item, update_mark, g_object_get_data (G_OBJECT (box), "dyn-mark"));
-      g_object_set_data (G_OBJECT (list_item), "dyn-item", NULL);
-    }
-  if (collection != NULL)
-    {
-      g_signal_handlers_disconnect_by_func (collection, collection_n_items_cb, count);
-      g_object_set_data (G_OBJECT (list_item), "dyn-collection", NULL);
-    }
+  dyn_list_item_unbind_handler (list_item, "dyn-item");
+  dyn_list_item_unbind_handler (list_item, "dyn-collection");
   gtk_tree_expander_set_list_row (expander, NULL);
 }
 
@@ -283,7 +278,7 @@ cell_label (GtkWidget *child)
 static DynItemObject *
 cell_row (GtkListItem *list_item)
 {
-  return g_object_get_data (G_OBJECT (list_item), "dyn-row");
+  return dyn_list_item_get_bound (list_item, "dyn-row");
 }
 
 static const char *
@@ -376,6 +371,7 @@ finish_editing (DynItemGrid *self,
   g_autoptr(DynItemObject) object = NULL;
   const char *before;
 
+  g_clear_handle_id (&self->finish_id, g_source_remove);
   if (list_item == NULL)
     return;
   text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry)));
@@ -383,10 +379,10 @@ finish_editing (DynItemGrid *self,
   commit = commit && g_strcmp0 (text, before) != 0;
   object = cell_row (list_item) ? g_object_ref (cell_row (list_item)) : NULL;
   attribute = g_strdup (cell_attribute (list_item));
+  /* The entry leaves the tree: the focus goes back to the rows first. */
+  dyn_widget_release_focus (entry, GTK_WIDGET (self->column_view));
   if (gtk_list_item_get_child (list_item) == entry)
     gtk_list_item_set_child (list_item, child);
-  if (gtk_widget_get_mapped (GTK_WIDGET (self->column_view)))
-    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
 
   /* Staging replaces the row: the cell is bound again afterwards. */
   if (commit && object != NULL && self->session != NULL)
@@ -419,12 +415,26 @@ entry_key_pressed_cb (GtkEventControllerKey *controller,
   return TRUE;
 }
 
+static gboolean
+finish_later_cb (gpointer user_data)
+{
+  DynItemGrid *self = user_data;
+
+  self->finish_id = 0;
+  if (self->edit_entry != NULL && !gtk_widget_has_focus (GTK_WIDGET (gtk_editable_get_delegate (GTK_EDITABLE (self->edit_entry)))))
+    finish_editing (self, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* The focus left the entry (a click elsewhere): the text is staged. Not
+ * from inside the focus change: GTK is still walking the widgets that lose
+ * the focus, the entry among them. */
 static void
 entry_leave_cb (GtkEventControllerFocus *controller,
                 DynItemGrid             *self)
 {
-  if (self->edit_entry == gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)))
-    finish_editing (self, TRUE);
+  if (self->edit_entry == gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (controller)) && self->finish_id == 0)
+    self->finish_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, finish_later_cb, g_object_ref (self), g_object_unref);
 }
 
 static gboolean
@@ -577,8 +587,9 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   if (DYN_IS_ITEM_OBJECT (object))
     {
       g_object_set_data (G_OBJECT (list_item), "dyn-grid", self);
-      g_object_set_data_full (G_OBJECT (list_item), "dyn-row", g_object_ref (object), g_object_unref);
-      g_signal_connect_object (object, "notify::state", G_CALLBACK (row_state_cb), list_item, 0);
+      dyn_list_item_bind_handler (list_item, "dyn-row", object,
+                                  g_signal_connect_object (object, "notify::state", G_CALLBACK (row_state_cb),
+                                                           list_item, 0));
       g_hash_table_add (self->bound, list_item);
     }
   update_cell_state (self, list_item);
@@ -590,18 +601,15 @@ cell_unbind_cb (GtkSignalListItemFactory *factory,
                 DynItemGrid              *self)
 {
   GtkWidget *child;
-  DynItemObject *object = cell_row (list_item);
 
   if (self->edit_item == list_item)
     finish_editing (self, FALSE);
   child = gtk_list_item_get_child (list_item);
   if (GTK_IS_BUTTON (child))
     g_object_set_data (G_OBJECT (child), "dyn-value", NULL);
-  if (object != NULL)
-    g_signal_handlers_disconnect_by_func (object, row_state_cb, list_item);
   g_hash_table_remove (self->bound, list_item);
   g_object_set_data (G_OBJECT (list_item), "dyn-grid", NULL);
-  g_object_set_data (G_OBJECT (list_item), "dyn-row", NULL);
+  dyn_list_item_unbind_handler (list_item, "dyn-row");
 }
 
 static GMenuModel *
@@ -638,6 +646,25 @@ add_column (DynItemGrid *self,
   g_object_unref (column);
 }
 
+/* Rows (or cells) are about to be destroyed: the focus leaves them first
+ * and comes back to the view once it shows what replaced them. */
+static void
+hold_focus (DynItemGrid *self)
+{
+  if (dyn_widget_release_focus (GTK_WIDGET (self->column_view), NULL))
+    self->refocus = TRUE;
+}
+
+static void
+restore_focus (DynItemGrid *self)
+{
+  if (!self->refocus)
+    return;
+  self->refocus = FALSE;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self->column_view)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+}
+
 static void
 remove_columns (DynItemGrid *self)
 {
@@ -645,12 +672,14 @@ remove_columns (DynItemGrid *self)
   gpointer column;
 
   finish_editing (self, FALSE);
+  hold_focus (self);
   g_hash_table_iter_init (&iter, self->columns);
   while (g_hash_table_iter_next (&iter, NULL, &column))
     gtk_column_view_remove_column (self->column_view, column);
   g_hash_table_remove_all (self->columns);
   g_hash_table_remove_all (self->bound);
   g_ptr_array_set_size (self->column_order, 0);
+  restore_focus (self);
 }
 
 static void
@@ -716,8 +745,11 @@ tree_items_changed_cb (GListModel  *tree,
                        guint        added,
                        DynItemGrid *self)
 {
-  /* Runs before the selection sees the change: note which replaced rows
-   * were selected. */
+  /* Runs before the selection and the view see the change. Rows of
+   * removed items are destroyed: not with the focus in them. */
+  if (removed > 0)
+    hold_focus (self);
+  /* Note which replaced rows were selected. */
   if (self->selection == NULL || removed != added)
     return;
   for (guint i = position; i < position + removed; i++)
@@ -745,17 +777,30 @@ selection_items_changed_cb (GListModel  *selection,
   selection_changed_cb (GTK_SELECTION_MODEL (selection), position, added, self);
 }
 
+/* After the view has its new rows. */
+static void
+selection_items_changed_after_cb (GListModel  *selection,
+                                  guint        position,
+                                  guint        removed,
+                                  guint        added,
+                                  DynItemGrid *self)
+{
+  restore_focus (self);
+}
+
 static void
 rebuild (DynItemGrid *self)
 {
   GListModel *root;
 
   finish_editing (self, FALSE);
+  hold_focus (self);
   gtk_column_view_set_model (self->column_view, NULL);
   if (self->selection != NULL)
     {
       g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
       g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_cb, self);
+      g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_after_cb, self);
     }
   g_clear_object (&self->selection);
   if (self->tree != NULL)
@@ -778,7 +823,9 @@ rebuild (DynItemGrid *self)
   self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
   g_signal_connect (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
   g_signal_connect (self->selection, "items-changed", G_CALLBACK (selection_items_changed_cb), self);
+  g_signal_connect_after (self->selection, "items-changed", G_CALLBACK (selection_items_changed_after_cb), self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  restore_focus (self);
 }
 
 static void
@@ -841,6 +888,7 @@ dyn_item_grid_dispose (GObject *object)
     {
       g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
       g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_cb, self);
+      g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_after_cb, self);
     }
   g_clear_object (&self->selection);
   if (self->tree != NULL)
@@ -1305,6 +1353,49 @@ dyn_item_grid_get_cell_changed (DynItemGrid   *self,
         return gtk_widget_has_css_class (child, "dyn-cell-changed");
       }
   return FALSE;
+}
+
+char *
+dyn_item_grid_dup_cell_text (DynItemGrid   *self,
+                             DynItemObject *object,
+                             const char    *attribute)
+{
+  GHashTableIter iter;
+  gpointer list_item;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &list_item, NULL))
+    if (cell_row (list_item) == object && g_strcmp0 (cell_attribute (list_item), attribute) == 0)
+      {
+        GtkWidget *child = self->edit_item == list_item ? self->edit_child : gtk_list_item_get_child (list_item);
+        const char *text = gtk_inscription_get_text (GTK_INSCRIPTION (cell_label (child)));
+
+        return g_strdup (text ? text : "");
+      }
+  return NULL;
+}
+
+GPtrArray *
+dyn_item_grid_dup_shown_items (DynItemGrid *self)
+{
+  GPtrArray *items;
+  GHashTableIter iter;
+  gpointer list_item;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &list_item, NULL))
+    {
+      DynItemObject *object = cell_row (list_item);
+
+      if (object != NULL && !g_ptr_array_find (items, object, NULL))
+        g_ptr_array_add (items, g_object_ref (object));
+    }
+  return items;
 }
 
 GtkAdjustment *

@@ -64,5 +64,13 @@ GtkEditable        *dyn_item_grid_get_cell_editor     (DynItemGrid        *self)
 gboolean            dyn_item_grid_get_cell_changed    (DynItemGrid        *self,
                                                        DynItemObject      *object,
                                                        const char         *attribute);
+/* The text the shown cell of @object's row displays, or NULL when that cell
+ * is not shown. */
+char               *dyn_item_grid_dup_cell_text       (DynItemGrid        *self,
+                                                       DynItemObject      *object,
+                                                       const char         *attribute) G_GNUC_WARN_UNUSED_RESULT;
+/* The items the shown rows are bound to (DynItemObject, new references, each
+ * once). */
+GPtrArray          *dyn_item_grid_dup_shown_items     (DynItemGrid        *self) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

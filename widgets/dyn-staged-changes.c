@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "dyn-lifetime.h"
 #include "dyn-staged-changes.h"
 #include "dyn-widgets-resources.h"
 
@@ -338,6 +339,8 @@ update (DynStagedChanges *self)
   gboolean busy = self->session && dyn_edit_session_get_busy (self->session);
   g_autofree char *title = NULL;
   g_autofree char *commit = NULL;
+  /* The rows are rebuilt: not with the focus in one (a Drop button). */
+  gboolean refocus = dyn_widget_release_focus (GTK_WIDGET (self->list_box), NULL);
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list_box))) != NULL)
     gtk_list_box_remove (self->list_box, child);
@@ -350,6 +353,8 @@ update (DynStagedChanges *self)
       g_array_append_val (self->rows, info);
     }
   gtk_stack_set_visible_child_name (self->stack, n > 0 ? "list" : "empty");
+  if (refocus && n > 0)
+    gtk_widget_grab_focus (GTK_WIDGET (self->list_box));
 
   if (n > 0)
     title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u Staged Change", "%u Staged Changes", n), n);

@@ -7,6 +7,7 @@
 
 #include "dyn-widgets-resources.h"
 
+#include "dyn-lifetime.h"
 #include "dyn-table-details.h"
 
 struct _DynTableDetails
@@ -226,6 +227,8 @@ dyn_table_details_set_description (DynTableDetails *self,
 
   g_return_if_fail (DYN_IS_TABLE_DETAILS (self));
 
+  /* Not with the focus in a row that goes. */
+  dyn_widget_release_focus (GTK_WIDGET (self->groups_box), NULL);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->groups_box))) != NULL)
     gtk_box_remove (self->groups_box, child);
   g_string_truncate (self->text, 0);

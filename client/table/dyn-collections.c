@@ -538,6 +538,7 @@ struct _DynCollectionModel
   guint          next_shape;
   guint          page_serial;
   gboolean       descending;
+  gboolean       edited;          /* insert() or replace() was used: pages may repeat a key */
 };
 
 enum {
@@ -1112,15 +1113,72 @@ dyn_collection_model_get_descending (DynCollectionModel *self)
   return self->descending;
 }
 
+/* The object with @item's key values, when the model has one. */
+static DynItemObject *
+find_object (DynCollectionModel *self,
+             DynValue           *item)
+{
+  DynValue *pk = dyn_value_map_lookup (item, self->partition_key);
+  DynValue *sk = self->sort_key ? dyn_value_map_lookup (item, self->sort_key) : NULL;
+  DynCollection *coll;
+
+  if (pk == NULL || (self->sort_key != NULL && sk == NULL))
+    return NULL;
+  coll = find_collection (self, pk);
+  if (coll == NULL || coll->items->len == 0)
+    return NULL;
+  if (self->sort_key == NULL)
+    return coll->items->pdata[0];
+  {
+    guint i = lower_bound (coll->items, sk, self->descending);
+
+    if (i < coll->items->len && order_cmp (obj_sk (coll->items->pdata[i]), sk, self->descending) == 0)
+      return coll->items->pdata[i];
+  }
+  return NULL;
+}
+
 void
 dyn_collection_model_append_page (DynCollectionModel *self,
                                   GPtrArray          *items)
 {
+  g_autoptr(GPtrArray) fresh = NULL;
+  g_autoptr(GPtrArray) known = NULL;
+
   g_return_if_fail (DYN_IS_COLLECTION_MODEL (self));
   g_return_if_fail (items != NULL);
 
-  if (items->len > 0)
-    append_items (self, (DynValue **) items->pdata, items->len);
+  if (items->len == 0)
+    return;
+  if (!self->edited)
+    {
+      append_items (self, (DynValue **) items->pdata, items->len);
+      return;
+    }
+  /* Items the window wrote (created, changed, brought back by an undo) can
+   * come again in a later page: not as a second row. An unchanged row takes
+   * the page's item (the server's now); a row with a staged change keeps
+   * showing that change. */
+  fresh = g_ptr_array_sized_new (items->len);
+  known = g_ptr_array_new ();
+  for (guint i = 0; i < items->len; i++)
+    {
+      DynValue *item = items->pdata[i];
+      DynItemObject *existing = item && dyn_value_get_value_type (item) == DYN_VALUE_M ? find_object (self, item) : NULL;
+
+      if (existing == NULL)
+        g_ptr_array_add (fresh, item);
+      else if (existing->state == DYN_ITEM_STATE_UNCHANGED)
+        {
+          g_ptr_array_add (known, existing);
+          g_ptr_array_add (known, item);
+        }
+    }
+  if (fresh->len > 0)
+    append_items (self, (DynValue **) fresh->pdata, fresh->len);
+  for (guint i = 0; i < known->len; i += 2)
+    if (!dyn_value_equal (dyn_item_object_get_item (known->pdata[i]), known->pdata[i + 1]))
+      dyn_collection_model_replace (self, known->pdata[i], known->pdata[i + 1]);
 }
 
 void
@@ -1142,6 +1200,7 @@ dyn_collection_model_clear (DynCollectionModel *self)
   n_collections = self->collections->len;
   n_items = self->flat->items->len;
   n_attributes = self->attributes->len;
+  self->edited = FALSE;
 
   /* Swap in empty containers first so that handlers see an empty model. */
   old_collections = g_steal_pointer (&self->collections);
@@ -1298,6 +1357,7 @@ dyn_collection_model_insert (DynCollectionModel *self,
   g_return_val_if_fail (DYN_IS_COLLECTION_MODEL (self), NULL);
   g_return_val_if_fail (item != NULL && dyn_value_get_value_type (item) == DYN_VALUE_M, NULL);
 
+  self->edited = TRUE;
   append_items (self, &item, 1);
   return g_ptr_array_index (self->flat->items, self->flat->items->len - 1);
 }
@@ -1338,6 +1398,7 @@ dyn_collection_model_replace (DynCollectionModel *self,
     return NULL;
   if (!g_ptr_array_find (self->flat->items, old, &flat_pos))
     g_return_val_if_reached (NULL);
+  self->edited = TRUE;
 
   pk = dyn_value_map_lookup (item, self->partition_key);
   if (self->sort_key != NULL)

@@ -89,7 +89,11 @@ gboolean            dyn_collection_model_get_descending    (DynCollectionModel  
  * @items: (element-type DynValue): a page of items (type M); the model takes
  *   references, @items is not changed
  *
- * Adds a page of items, as a DynPageFunc may pass it.
+ * Adds a page of items, as a DynPageFunc may pass it. After
+ * dyn_collection_model_insert() or dyn_collection_model_replace() an item
+ * of the page whose key values a row already has does not become a second
+ * row: an unchanged row (DYN_ITEM_STATE_UNCHANGED) is replaced with it,
+ * any other keeps what it shows.
  */
 void                dyn_collection_model_append_page       (DynCollectionModel  *self,
                                                             GPtrArray           *items);

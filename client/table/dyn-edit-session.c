@@ -1471,7 +1471,13 @@ undo_cb (GObject      *source,
 
       if (dyn_commit_result_get_status (commit, i) != DYN_CHANGE_STATUS_APPLIED)
         continue;
-      row = lookup_row (self, before);
+      /* Undoing a delete: the key of the item it brings back. */
+      row = lookup_row (self, before ? before : after);
+      /* A row with a staged change keeps showing that change (its entry
+       * holds the row): the change now differs from what the server has,
+       * and its commit conflicts rather than overwriting the undo. */
+      if (row != NULL && find_entry (self, row, NULL) != NULL)
+        continue;
       if (after == NULL)
         remove_row (self, row);
       else if (row != NULL)
