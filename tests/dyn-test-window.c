@@ -33,3 +33,32 @@ dyn_window_save_png (GtkWindow   *window,
     }
   return TRUE;
 }
+
+void
+dyn_test_iterate (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static gboolean
+timeout_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+dyn_test_wait_idle (DynWindow *window)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (30, timeout_cb, &timed_out);
+
+  dyn_test_iterate ();
+  while (dyn_window_is_busy (window) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (id);
+  g_assert_false (timed_out);
+  dyn_test_iterate ();
+}

@@ -3,6 +3,8 @@
 
 #include <gtk/gtk.h>
 
+#include "dyn-window.h"
+
 G_BEGIN_DECLS
 
 /* Helpers of the UI tests (GTK; dyn-test-util.h is GLib only). */
@@ -13,5 +15,10 @@ G_BEGIN_DECLS
 gboolean        dyn_window_save_png          (GtkWindow          *window,
                                               const char         *path,
                                               GError            **error);
+
+/* Runs the main loop until nothing is pending. */
+void            dyn_test_iterate             (void);
+/* Runs the main loop until @window is idle (reads and commits), 30 s at most. */
+void            dyn_test_wait_idle           (DynWindow          *window);
 
 G_END_DECLS

@@ -54,34 +54,11 @@ typedef struct {
 static const Size normal_size = { 1280, 800 };
 static const Size large_size = { 1440, 900 };
 
-static void
-iterate (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
 static gboolean
 timeout_cb (gpointer user_data)
 {
   *(gboolean *) user_data = TRUE;
   return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until the window is idle (reads and commits). */
-static void
-wait_idle (DynWindow *window)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (30, timeout_cb, &timed_out);
-
-  iterate ();
-  while (dyn_window_is_busy (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  g_assert_false (timed_out);
-  iterate ();
 }
 
 static gboolean
@@ -110,7 +87,7 @@ wait_frames (GtkWidget *widget,
   if (!timed_out)
     g_source_remove (id);
   g_assert_false (timed_out);
-  iterate ();
+  dyn_test_iterate ();
 }
 
 static void
@@ -274,7 +251,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
   for (guint i = 0; i < 100 && !gtk_widget_get_mapped (GTK_WIDGET (fixture->window)); i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
 
@@ -283,7 +260,7 @@ fixture_set_up (Fixture       *fixture,
   dyn_connection_set_region (connection, DYN_TEST_REGION);
   dyn_connection_set_endpoint_url (connection, dyn_test_server_get_endpoint (server));
   dyn_window_add_connection (fixture->window, connection, NULL);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
   g_assert_true (g_strv_contains (dyn_window_get_tables (fixture->window), "Workspaces"));
   g_assert_true (g_strv_contains (dyn_window_get_tables (fixture->window), "School"));
@@ -300,7 +277,7 @@ fixture_tear_down (Fixture       *fixture,
   store = dyn_window_get_store (fixture->window);
   g_object_add_weak_pointer (G_OBJECT (store), (gpointer *) &store);
   gtk_window_destroy (GTK_WINDOW (fixture->window));
-  iterate ();
+  dyn_test_iterate ();
   g_object_unref (fixture->window);
   for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
     g_main_context_iteration (NULL, TRUE);
@@ -315,7 +292,7 @@ static void
 open_workspaces (Fixture *fixture)
 {
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.open-table", "s", "Workspaces"));
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
   g_assert_cmpstr (dyn_window_get_table (fixture->window), ==, "Workspaces");
   g_assert_nonnull (dyn_window_get_edit_session (fixture->window));
@@ -354,7 +331,7 @@ run_query (Fixture    *fixture,
   show_builder (fixture, TRUE);
   dyn_expression_builder_set_text (dyn_window_get_builder (fixture->window), text);
   activate (fixture->window, "win.query");
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
 }
 
@@ -376,7 +353,7 @@ select_row (Fixture    *fixture,
 
   g_assert_nonnull (row);
   dyn_item_grid_select_item (dyn_window_get_grid (fixture->window), row, TRUE);
-  iterate ();
+  dyn_test_iterate ();
   g_assert_true (dyn_item_grid_get_selected_item (dyn_window_get_grid (fixture->window)) == row);
   return row;
 }
@@ -429,7 +406,7 @@ save_in_editor (Fixture    *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (editor), "editor.save", NULL));
   for (guint i = 0; i < 100 && dyn_window_get_item_editor (fixture->window) != NULL; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (1000);
     }
   g_assert_null (dyn_window_get_item_editor (fixture->window));
@@ -830,7 +807,7 @@ test_conflict (Fixture       *fixture,
   g_assert_no_error (error);
 
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   g_assert_cmpuint (dyn_edit_session_get_n_conflicts (session), ==, 1);
   view = dyn_staged_changes_get_conflict_view (dyn_window_get_staged_changes (window));
   g_assert_nonnull (view);
@@ -866,7 +843,7 @@ test_conflict (Fixture       *fixture,
 
   /* Nothing was overwritten; the demo item is put back for the next test. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "conflict.keep-server", NULL));
-  iterate ();
+  dyn_test_iterate ();
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
   original = demo_item ("WS#acme", "PROJ#2026-0002");
   g_assert_true (dyn_test_put_item (fixture->other, "Workspaces", original, &error));

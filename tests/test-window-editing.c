@@ -8,6 +8,7 @@
 
 #include "dyn-application.h"
 #include "dyn-test-util.h"
+#include "dyn-test-window.h"
 #include "dyn-window.h"
 
 /* Editing in the main window under Xvfb against DynamoDB Local, driven
@@ -38,46 +39,16 @@ typedef struct {
   char               *table;
 } Fixture;
 
-static void
-iterate (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-timeout_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until the window is idle (reads and commits). */
-static void
-wait_idle (DynWindow *window)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (30, timeout_cb, &timed_out);
-
-  iterate ();
-  while (dyn_window_is_busy (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  g_assert_false (timed_out);
-  iterate ();
-}
-
 /* A few frames, so that rows are bound to widgets. */
 static void
 settle (void)
 {
   for (guint i = 0; i < 10; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (5000);
     }
-  iterate ();
+  dyn_test_iterate ();
 }
 
 static void
@@ -105,10 +76,10 @@ open_table (Fixture  *fixture,
   g_assert_no_error (error);
 
   dyn_window_open_connection (fixture->window, connection);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.open-table", "s", fixture->table));
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
   g_assert_cmpuint (dyn_collection_model_get_n_items_total (dyn_window_get_model (fixture->window)), ==,
                     G_N_ELEMENTS (seed));
@@ -150,7 +121,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
   for (guint i = 0; i < 100 && !gtk_widget_get_mapped (GTK_WIDGET (fixture->window)); i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
 }
@@ -162,7 +133,7 @@ fixture_tear_down (Fixture       *fixture,
   if (fixture->window == NULL)
     return;
   gtk_window_destroy (GTK_WINDOW (fixture->window));
-  iterate ();
+  dyn_test_iterate ();
   g_object_unref (fixture->window);
   for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
     g_main_context_iteration (NULL, TRUE);
@@ -192,7 +163,7 @@ select_row (Fixture    *fixture,
 
   g_assert_nonnull (row);
   dyn_item_grid_select_item (dyn_window_get_grid (fixture->window), row, only);
-  iterate ();
+  dyn_test_iterate ();
   return row;
 }
 
@@ -252,7 +223,7 @@ wait_editor_closed (Fixture *fixture)
 {
   for (guint i = 0; i < 100 && dyn_window_get_item_editor (fixture->window) != NULL; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (1000);
     }
   return dyn_window_get_item_editor (fixture->window);
@@ -297,7 +268,7 @@ click_response (AdwMessageDialog *dialog,
 
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
-  iterate ();
+  dyn_test_iterate ();
 }
 
 /* ------------------------------------------------------------------------ */
@@ -401,7 +372,7 @@ test_edit_commit_undo (Fixture       *fixture,
 
   /* Commit: one transaction; the second client sees every change. */
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
   g_assert_cmpstr (dyn_window_get_status_text (window), ==, "Committed 5 changes in 1 transaction");
   g_assert_cmpint (dyn_item_object_get_state (row_for (fixture, "PROJ#2026-0001")), ==, DYN_ITEM_STATE_UNCHANGED);
@@ -429,7 +400,7 @@ test_edit_commit_undo (Fixture       *fixture,
     g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, heading);
     click_response (dialog, "_Undo Commit");
   }
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   g_assert_true (g_str_has_prefix (dyn_window_get_status_text (window), "Undid the last commit: 5 changes"));
   g_assert_false (dyn_edit_session_get_can_undo (session));
   stored = server_item (fixture, "PROJ#2026-0001");
@@ -478,7 +449,7 @@ test_conflict (Fixture       *fixture,
   g_assert_no_error (error);
 
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   g_assert_cmpuint (dyn_edit_session_get_n_conflicts (session), ==, 1);
   g_assert_nonnull (strstr (dyn_window_get_status_text (window), "1 conflict"));
   g_assert_cmpstr (dyn_window_get_side_page (window), ==, "changes");
@@ -497,7 +468,7 @@ test_conflict (Fixture       *fixture,
   /* Per attribute: the server's budget, my status; their name stays. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "conflict.take", "(ss)", "Budget", "server"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "conflict.commit", NULL));
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   g_assert_null (dyn_staged_changes_get_conflict_view (staged));
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
   g_assert_cmpstr (dyn_window_get_status_text (window), ==, "Committed 1 change in 1 transaction");
@@ -582,7 +553,7 @@ test_editor_sets (Fixture       *fixture,
   gtk_window_close (GTK_WINDOW (editor));
   g_assert_null (wait_editor_closed (fixture));
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   stored = server_item (fixture, "PROJ#2026-0001");
   g_assert_cmpint (dyn_value_get_value_type (dyn_value_map_lookup (stored, "Tags")), ==, DYN_VALUE_SS);
   g_assert_cmpuint (dyn_value_get_length (dyn_value_map_lookup (stored, "Tags")), ==, 3);

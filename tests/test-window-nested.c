@@ -47,46 +47,16 @@ typedef struct {
   char               *table;
 } Fixture;
 
-static void
-iterate (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-timeout_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until the window is idle (reads and commits). */
-static void
-wait_idle (DynWindow *window)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (30, timeout_cb, &timed_out);
-
-  iterate ();
-  while (dyn_window_is_busy (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  g_assert_false (timed_out);
-  iterate ();
-}
-
 /* A few frames, so that rows are bound to widgets. */
 static void
 settle (void)
 {
   for (guint i = 0; i < 10; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (5000);
     }
-  iterate ();
+  dyn_test_iterate ();
 }
 
 static void
@@ -121,10 +91,10 @@ open_table (Fixture *fixture)
   g_assert_no_error (error);
 
   dyn_window_open_connection (fixture->window, connection);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.open-table", "s", fixture->table));
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
   g_assert_cmpuint (dyn_collection_model_get_n_items_total (dyn_window_get_model (fixture->window)), ==,
                     G_N_ELEMENTS (seed));
@@ -165,7 +135,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
   for (guint i = 0; i < 100 && !gtk_widget_get_mapped (GTK_WIDGET (fixture->window)); i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
 }
@@ -177,7 +147,7 @@ fixture_tear_down (Fixture       *fixture,
   if (fixture->window == NULL)
     return;
   gtk_window_destroy (GTK_WINDOW (fixture->window));
-  iterate ();
+  dyn_test_iterate ();
   g_object_unref (fixture->window);
   for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
     g_main_context_iteration (NULL, TRUE);
@@ -344,7 +314,7 @@ edit_in_editor (Fixture    *fixture,
   char *guard;
 
   dyn_item_grid_select_item (dyn_window_get_grid (fixture->window), row_for (fixture, "Rush"), TRUE);
-  iterate ();
+  dyn_test_iterate ();
   activate (fixture->window, "win.edit-item");
   editor = dyn_window_get_item_editor (fixture->window);
   g_assert_nonnull (editor);
@@ -361,7 +331,7 @@ edit_in_editor (Fixture    *fixture,
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (editor), "editor.save", NULL));
   for (guint i = 0; i < 100 && dyn_window_get_item_editor (fixture->window) != NULL; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (1000);
     }
   g_assert_null (dyn_window_get_item_editor (fixture->window));
@@ -469,7 +439,7 @@ test_unrelated_nested_change (Fixture       *fixture,
   other_update (fixture, "SET #i.#r = :r", "{\"#i\":\"info\",\"#r\":\"rank\"}", "{\":r\":{\"N\":\"1\"}}");
 
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   g_assert_cmpuint (dyn_edit_session_get_n_conflicts (session), ==, 0);
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
   g_assert_cmpstr (dyn_window_get_status_text (window), ==, "Committed 1 change in 1 transaction");
@@ -514,7 +484,7 @@ test_same_path_conflict (Fixture       *fixture,
                 "{\":g\":{\"N\":\"7.5\"},\":r\":{\"N\":\"1\"}}");
 
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   g_assert_cmpuint (dyn_edit_session_get_n_conflicts (session), ==, 1);
   view = dyn_staged_changes_get_conflict_view (staged);
   g_assert_nonnull (view);
@@ -573,7 +543,7 @@ test_same_path_conflict (Fixture       *fixture,
     }
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "conflict.commit", NULL));
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   g_assert_null (dyn_staged_changes_get_conflict_view (staged));
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
   g_assert_cmpstr (dyn_window_get_status_text (window), ==, "Committed 1 change in 1 transaction");
@@ -620,7 +590,7 @@ test_guard_modes (Fixture       *fixture,
 
   /* The whole item, chosen in the dropdown. */
   gtk_drop_down_set_selected (dropdown, 1);
-  iterate ();
+  dyn_test_iterate ();
   g_assert_cmpint (dyn_edit_session_get_guard_mode (session), ==, DYN_GUARD_ITEM);
   text = dyn_staged_changes_get_guard_text (staged, 0);
   g_assert_cmpstr (text, ==, "Guarded by the whole item as loaded (4 attributes)");
@@ -628,7 +598,7 @@ test_guard_modes (Fixture       *fixture,
 
   /* A version attribute, through the pane's action: the item's "version". */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (staged), "staged.guard-mode", "s", "version"));
-  iterate ();
+  dyn_test_iterate ();
   g_assert_cmpint (dyn_edit_session_get_guard_mode (session), ==, DYN_GUARD_VERSION);
   g_assert_cmpstr (dyn_edit_session_get_version_attribute (session), ==, "version");
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 2);
@@ -639,23 +609,23 @@ test_guard_modes (Fixture       *fixture,
   /* German: the same single sentence. */
   set_language ("de");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (staged), "staged.guard-mode", "s", "changes"));
-  iterate ();
+  dyn_test_iterate ();
   text = dyn_staged_changes_get_guard_text (staged, 0);
   g_assert_cmpstr (text, ==, "Abgesichert durch die Werte, die es ändert: info.rating ist noch 8.7");
   assert_said_once (text, "Abgesichert");
   set_language ("C");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (staged), "staged.guard-mode", "s", "item"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (staged), "staged.guard-mode", "s", "changes"));
-  iterate ();
+  dyn_test_iterate ();
   g_assert_cmpstr (dyn_staged_changes_get_guard_text (staged, 0), ==,
                    "Guarded by the values it changes: info.rating is still 8.7");
 
   /* With the whole item as guard, the other writer's rank conflicts… */
   gtk_drop_down_set_selected (dropdown, 1);
-  iterate ();
+  dyn_test_iterate ();
   other_update (fixture, "SET #i.#r = :r", "{\"#i\":\"info\",\"#r\":\"rank\"}", "{\":r\":{\"N\":\"1\"}}");
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   g_assert_cmpuint (dyn_edit_session_get_n_conflicts (session), ==, 1);
   stored = server_item (fixture, "Rush");
   g_assert_cmpstr (number_at (stored, "info.rating"), ==, "8.7");
@@ -666,16 +636,16 @@ test_guard_modes (Fixture       *fixture,
    * sets the version. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dyn_staged_changes_get_conflict_view (staged)),
                                              "conflict.keep-server", NULL));
-  iterate ();
+  dyn_test_iterate ();
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
   g_free (guard);
   guard = edit_rating_in_editor (fixture, "9.2");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (staged), "staged.guard-mode", "s", "version"));
-  iterate ();
+  dyn_test_iterate ();
   g_assert_cmpstr (dyn_staged_changes_get_guard_text (staged, 0), ==, "Guarded by version: version is still 3, set to 4");
   other_update (fixture, "SET #i.#p = :p", "{\"#i\":\"info\",\"#p\":\"plot\"}", "{\":p\":{\"S\":\"Hunt and Lauda.\"}}");
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   g_assert_cmpuint (dyn_edit_session_get_n_conflicts (session), ==, 0);
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
   stored = server_item (fixture, "Rush");

@@ -43,46 +43,16 @@ typedef struct {
   char               *table;
 } Fixture;
 
-static void
-iterate (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static gboolean
-timeout_cb (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until the window is idle (reads and commits). */
-static void
-wait_idle (DynWindow *window)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (30, timeout_cb, &timed_out);
-
-  iterate ();
-  while (dyn_window_is_busy (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  g_assert_false (timed_out);
-  iterate ();
-}
-
 /* A few frames: rows are bound to widgets, panes laid out, focus moved. */
 static void
 settle (void)
 {
   for (guint i = 0; i < 6; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (4000);
     }
-  iterate ();
+  dyn_test_iterate ();
 }
 
 static void
@@ -149,7 +119,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
   for (guint i = 0; i < 100 && !gtk_widget_get_mapped (GTK_WIDGET (fixture->window)); i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
 }
@@ -161,7 +131,7 @@ fixture_tear_down (Fixture       *fixture,
   if (fixture->window == NULL)
     return;
   gtk_window_destroy (GTK_WINDOW (fixture->window));
-  iterate ();
+  dyn_test_iterate ();
   g_object_unref (fixture->window);
   for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
     g_main_context_iteration (NULL, TRUE);
@@ -180,10 +150,10 @@ open_table (Fixture    *fixture,
   g_autoptr(DynConnection) connection = add_connection (fixture);
 
   dyn_window_open_connection (fixture->window, connection);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.open-table", "s", table));
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
   g_assert_cmpstr (dyn_window_get_table (fixture->window), ==, table);
   settle ();
@@ -342,7 +312,7 @@ test_hang (Fixture       *fixture,
   g_assert_null (dyn_window_get_item_editor (window));
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 1);
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   settle ();
   g_assert_cmpuint (dyn_edit_session_get_n_conflicts (session), ==, 1);
   view = dyn_staged_changes_get_conflict_view (staged);
@@ -364,7 +334,7 @@ test_hang (Fixture       *fixture,
   settle ();
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 1);
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   settle ();
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
   g_assert_null (row_for_key (fixture, "WS#bob", "META"));
@@ -836,7 +806,7 @@ static void
 wait_quiet (Run *run)
 {
   settle ();
-  wait_idle (run_window (run));
+  dyn_test_wait_idle (run_window (run));
   settle ();
 }
 
@@ -2159,7 +2129,7 @@ random_set_up (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
   for (guint i = 0; i < 100 && !gtk_widget_get_mapped (GTK_WIDGET (fixture->window)); i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
 }
@@ -2277,7 +2247,7 @@ test_focus (Fixture       *fixture,
   click_row (grid, row_for (fixture, "PROJ#2026-0002"));
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (root), GTK_WIDGET (grid)));
   activate (window, "win.scan");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   settle ();
 
   /* A clicked row deleted and committed: that row is destroyed. */
@@ -2286,7 +2256,7 @@ test_focus (Fixture       *fixture,
   activate (window, "win.delete-item");
   settle ();
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   settle ();
   g_assert_null (row_for (fixture, "PROJ#2026-0003"));
 
@@ -2316,7 +2286,7 @@ test_focus (Fixture       *fixture,
   g_assert_cmpstr (dyn_test_item_get_string (dyn_item_object_get_item (row_for (fixture, "PROJ#2026-0001")), "Status"),
                    ==, "paused");
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   settle ();
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
 
@@ -2406,7 +2376,7 @@ test_undo_staged (Fixture       *fixture,
       if (i == 0)
         {
           activate (window, "win.commit-changes");
-          wait_idle (window);
+          dyn_test_wait_idle (window);
           settle ();
           g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
         }
@@ -2416,7 +2386,7 @@ test_undo_staged (Fixture       *fixture,
 
   activate (window, "win.undo-commit");
   confirm_undo (window);
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   settle ();
   stored = dyn_test_get_item (fixture->other, fixture->table, key, TRUE);
   g_assert_cmpstr (dyn_test_item_get_string (stored, "Name"), ==, "Data lake");
@@ -2431,7 +2401,7 @@ test_undo_staged (Fixture       *fixture,
   /* Its commit is guarded by the path it changes (Status), which the undo
    * did not touch: it applies and keeps what the undo wrote (Name). */
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   settle ();
   g_assert_cmpuint (dyn_edit_session_get_n_conflicts (session), ==, 0);
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
@@ -2472,7 +2442,7 @@ test_editor_row_replaced (Fixture       *fixture,
   settle ();
 
   activate (window, "win.commit-changes");
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   settle ();
   g_assert_true (dyn_edit_session_get_can_undo (session));
 
@@ -2488,7 +2458,7 @@ test_editor_row_replaced (Fixture       *fixture,
   g_assert_cmpuint (g_strv_length (parts), ==, 2);
   edited = g_strjoinv ("\"Data lake v2\"", parts);
   dyn_item_editor_set_text (editor, edited);
-  wait_idle (window);
+  dyn_test_wait_idle (window);
   settle ();
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
 

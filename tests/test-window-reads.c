@@ -53,34 +53,11 @@ static const char *films[][4] = {
   { "2014", "Boyhood", "7.9", "Drama" },
 };
 
-static void
-iterate (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
 static gboolean
 timeout_cb (gpointer user_data)
 {
   *(gboolean *) user_data = TRUE;
   return G_SOURCE_REMOVE;
-}
-
-/* Runs the main loop until the window is idle (or 30 s pass). */
-static void
-wait_idle (DynWindow *window)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (30, timeout_cb, &timed_out);
-
-  iterate ();
-  while (dyn_window_is_busy (window) && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  if (!timed_out)
-    g_source_remove (id);
-  g_assert_false (timed_out);
-  iterate ();
 }
 
 static void
@@ -163,17 +140,17 @@ open_table (Fixture    *fixture,
   if (dyn_window_get_connection (fixture->window) == NULL)
     {
       dyn_window_open_connection (fixture->window, add_connection (fixture));
-      wait_idle (fixture->window);
+      dyn_test_wait_idle (fixture->window);
       g_assert_null (dyn_window_get_error_text (fixture->window));
     }
   activate (fixture->window, "win.open-table", g_variant_new_string (table));
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
   g_assert_cmpstr (dyn_window_get_table (fixture->window), ==, table);
   /* The builder is open, as a user who queries has it. */
   if (!gtk_widget_get_mapped (GTK_WIDGET (dyn_window_get_builder (fixture->window))))
     activate (fixture->window, "win.toggle-builder", NULL);
-  iterate ();
+  dyn_test_iterate ();
 }
 
 static void
@@ -192,7 +169,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
   for (guint i = 0; i < 100 && !gtk_widget_get_mapped (GTK_WIDGET (fixture->window)); i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
 }
@@ -202,7 +179,7 @@ fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
   gtk_window_destroy (GTK_WINDOW (fixture->window));
-  iterate ();
+  dyn_test_iterate ();
   g_object_unref (fixture->window);
   for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
     g_main_context_iteration (NULL, TRUE);
@@ -385,7 +362,7 @@ run_text (Fixture    *fixture,
 {
   dyn_expression_builder_set_text (dyn_window_get_builder (fixture->window), text);
   activate (fixture->window, "win.query", NULL);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
 }
 
 static const char *
@@ -449,7 +426,7 @@ test_one_object (Fixture       *fixture,
     g_autoptr(DynValue) scifi = dyn_value_new_string ("SciFi");
 
     g_signal_emit_by_name (dyn_window_get_grid (fixture->window), "follow-key", "genre", scifi);
-    wait_idle (fixture->window);
+    dyn_test_wait_idle (fixture->window);
   }
   sent = assert_read (fixture, DYN_OP_QUERY, "byGenre", 3);
   g_assert_cmpstr (sent->key_condition, ==, "#g = :g");
@@ -457,7 +434,7 @@ test_one_object (Fixture       *fixture,
     g_autoptr(DynValue) year = dyn_value_new_number ("2014", NULL);
 
     g_signal_emit_by_name (dyn_window_get_grid (fixture->window), "follow-key", "year", year);
-    wait_idle (fixture->window);
+    dyn_test_wait_idle (fixture->window);
   }
   sent = assert_read (fixture, DYN_OP_QUERY, NULL, 3);
   g_assert_cmpstr (number_value (sent, ":y"), ==, "2014");
@@ -466,7 +443,7 @@ test_one_object (Fixture       *fixture,
   dyn_expression_builder_set_text (builder, "year = 2013 AND rating > 8");
   gtk_drop_down_set_selected (find_index_menu (GTK_WIDGET (fixture->window)),
                               index_position (fixture->window, "byRating"));
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   sent = assert_read (fixture, DYN_OP_QUERY, "byRating", 2);
   g_assert_cmpstr (sent->key_condition, ==, "#y = :y AND #r > :r");
   g_assert_null (sent->filter);
@@ -482,7 +459,7 @@ test_one_object (Fixture       *fixture,
   g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (builder), "--page-size 2"));
   read_before_more = dyn_window_get_read_request (fixture->window);
   activate (fixture->window, "win.load-more", NULL);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   /* The read request's body with its start key and without the first
    * page's Limit: the rest of what it asked for. */
   sent = dyn_pager_get_request (dyn_window_get_pager (fixture->window));
@@ -528,7 +505,7 @@ scroll_to_end (GtkWidget *widget)
 {
   for (guint i = 0; i < 10; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
   for (GtkWidget *w = widget; w != NULL; w = gtk_widget_get_parent (w))
@@ -550,7 +527,7 @@ screenshot (Fixture    *fixture,
 
   for (guint i = 0; i < 20; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (20000);
     }
   png = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : tmp_dir, name, NULL);
@@ -590,7 +567,7 @@ test_suggestion (Fixture       *fixture,
   g_assert_cmpuint (gtk_drop_down_get_selected (find_index_menu (GTK_WIDGET (fixture->window))), ==,
                     index_position (fixture->window, "byGenre"));
   activate (fixture->window, "win.query", NULL);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   sent = assert_read (fixture, DYN_OP_QUERY, "byGenre", 4);
   g_assert_cmpstr (sent->key_condition, ==, "#g = :g");
   scroll_to_end (find_actionable (GTK_WIDGET (builder), "builder.apply-suggestion"));
@@ -603,7 +580,7 @@ test_suggestion (Fixture       *fixture,
                    "byRating");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (builder), "builder.apply-suggestion", NULL));
   activate (fixture->window, "win.query", NULL);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   sent = assert_read (fixture, DYN_OP_QUERY, "byRating", 2);
   g_assert_null (sent->filter);
 }
@@ -637,14 +614,14 @@ test_one_setting (Fixture       *fixture,
    * (not a Scan that ignores it). */
   dyn_expression_builder_set_text (builder, "genre = \"Drama\"");
   gtk_drop_down_set_selected (menu, index_position (fixture->window, "byGenre"));
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_cmpstr (dyn_expression_builder_get_index (builder), ==, "byGenre");
   sent = assert_read (fixture, DYN_OP_QUERY, "byGenre", 5);
   g_assert_cmpstr (sent->key_condition, ==, "#g = :g");
 
   /* Back to the table: the same condition filters a Scan of it. */
   gtk_drop_down_set_selected (menu, 0);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_expression_builder_get_index (builder));
   sent = assert_read (fixture, DYN_OP_SCAN, NULL, 5);
   g_assert_cmpstr (sent->filter, ==, "#g = :g");
@@ -652,7 +629,7 @@ test_one_setting (Fixture       *fixture,
   /* Without a condition the choice reads the whole index. */
   dyn_expression_builder_set_text (builder, "");
   gtk_drop_down_set_selected (menu, index_position (fixture->window, "byRating"));
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   sent = assert_read (fixture, DYN_OP_SCAN, "byRating", G_N_ELEMENTS (films));
   g_assert_null (sent->filter);
 }
@@ -720,7 +697,7 @@ test_key_types (Fixture       *fixture,
 
   /* Run refuses, with the same words; nothing is read. */
   activate (fixture->window, "win.query", NULL);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_nonnull (dyn_window_get_error_text (fixture->window));
   g_assert_nonnull (strstr (dyn_window_get_error_text (fixture->window), message));
   g_assert_true (dyn_window_get_read_request (fixture->window) == before);
@@ -761,7 +738,7 @@ test_parse_error (Fixture       *fixture,
   g_assert_null (dyn_expression_builder_get_snippet (builder));
 
   activate (fixture->window, "win.query", NULL);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
   g_assert_nonnull (strstr (dyn_window_get_error_text (fixture->window), "character"));
   g_assert_true (dyn_window_get_read_request (fixture->window) == before);
 }
@@ -798,7 +775,7 @@ press (guint    keyval,
   /* Let focus changes and pending redraws land before the key does. */
   for (guint i = 0; i < 30; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
 #ifdef GDK_WINDOWING_X11
@@ -829,7 +806,7 @@ wait_new_read (Fixture        *fixture,
   if (!timed_out)
     g_source_remove (id);
   g_assert_false (timed_out);
-  wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
 }
 
 static GtkWidget *

@@ -39,13 +39,6 @@ typedef struct {
   DynClient          *other;     /* a second user */
 } Fixture;
 
-static void
-iterate (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
 static gboolean
 timeout_cb (gpointer user_data)
 {
@@ -60,13 +53,13 @@ wait_idle (DynWindow *window)
   gboolean timed_out = FALSE;
   guint id = g_timeout_add_seconds (60, timeout_cb, &timed_out);
 
-  iterate ();
+  dyn_test_iterate ();
   while (dyn_window_is_busy (window) && !timed_out)
     g_main_context_iteration (NULL, TRUE);
   if (!timed_out)
     g_source_remove (id);
   g_assert_false (timed_out);
-  iterate ();
+  dyn_test_iterate ();
 }
 
 /* A few frames, so that rows are bound to widgets. */
@@ -75,10 +68,10 @@ settle (void)
 {
   for (guint i = 0; i < 10; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (5000);
     }
-  iterate ();
+  dyn_test_iterate ();
 }
 
 static void
@@ -194,7 +187,7 @@ click_response (AdwMessageDialog *dialog,
 
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
-  iterate ();
+  dyn_test_iterate ();
 }
 
 /* Presses Ctrl+Z as the window's shortcut controller would: runs the
@@ -238,7 +231,7 @@ screenshot (GtkWindow  *window,
     return;
   for (guint i = 0; i < 30; i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
   path = g_build_filename (dir, name, NULL);
@@ -365,7 +358,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
   for (guint i = 0; i < 100 && !gtk_widget_get_mapped (GTK_WIDGET (fixture->window)); i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
 }
@@ -378,7 +371,7 @@ fixture_tear_down (Fixture       *fixture,
     return;
   if (!closed (fixture))
     gtk_window_destroy (GTK_WINDOW (fixture->window));
-  iterate ();
+  dyn_test_iterate ();
   g_object_unref (fixture->window);
   for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
     g_main_context_iteration (NULL, TRUE);
@@ -721,7 +714,7 @@ test_quit_asks (Fixture       *fixture,
 
   /* Ctrl+Q. */
   g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
-  iterate ();
+  dyn_test_iterate ();
   g_assert_false (closed (fixture));
   dialog = find_dialog (window);
   g_assert_nonnull (dialog);
@@ -743,14 +736,14 @@ test_quit_asks (Fixture       *fixture,
 
   /* Closing the window asks the same; Commit writes both tables and closes. */
   gtk_window_close (GTK_WINDOW (window));
-  iterate ();
+  dyn_test_iterate ();
   g_assert_false (closed (fixture));
   dialog = find_dialog (window);
   g_assert_nonnull (dialog);
   click_response (dialog, "C_ommit");
   while (!closed (fixture) && dyn_window_is_busy (window))
     g_main_context_iteration (NULL, TRUE);
-  iterate ();
+  dyn_test_iterate ();
   g_assert_true (closed (fixture));
   stored = server_item (fixture, movies_table, movie);
   g_assert_cmpstr (dyn_test_item_get_string (stored, "plot"), ==, "Committed on quit");
@@ -790,7 +783,7 @@ test_other_connection_asks (Fixture       *fixture,
   dyn_connection_set_region (other, DYN_TEST_REGION);
   dyn_connection_set_endpoint_url (other, dyn_test_server_get_endpoint (server));
   dyn_window_add_connection (window, other, NULL);
-  iterate ();
+  dyn_test_iterate ();
   g_assert_true (dyn_window_get_connection (window) == fixture->connection);
   dialog = find_dialog (window);
   g_assert_nonnull (dialog);
@@ -804,7 +797,7 @@ test_other_connection_asks (Fixture       *fixture,
   g_assert_cmpstr (dyn_test_item_get_string (stored, "name"), !=, "Never written");
   /* Nothing is left to ask about. */
   gtk_window_close (GTK_WINDOW (window));
-  iterate ();
+  dyn_test_iterate ();
   g_assert_true (closed (fixture));
 }
 
@@ -840,17 +833,17 @@ test_undo_confirms (Fixture       *fixture,
   g_assert_false (button_enabled (window, "win.undo-commit"));
   activate (window, "win.undo-commit");
   press_ctrl_z (window);
-  iterate ();
+  dyn_test_iterate ();
   g_assert_null (find_dialog (window));
 
   /* Back on its table: in a text field Ctrl+Z is the field's. */
   open_table (fixture, movies_table);
   g_assert_true (button_enabled (window, "win.undo-commit"));
   activate (window, "win.focus-filter");
-  iterate ();
+  dyn_test_iterate ();
   g_assert_true (GTK_IS_EDITABLE (gtk_root_get_focus (GTK_ROOT (window))));
   g_assert_false (press_ctrl_z (window));
-  iterate ();
+  dyn_test_iterate ();
   g_assert_null (find_dialog (window));
 
   /* Elsewhere it asks, naming the commit; Cancel writes nothing. */

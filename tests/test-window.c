@@ -7,6 +7,7 @@
 #include "dyn-application.h"
 #include "dyn-connection-editor.h"
 #include "dyn-test-util.h"
+#include "dyn-test-window.h"
 #include "dyn-window.h"
 
 /* The main window under Xvfb with a real client against DynamoDB Local,
@@ -23,13 +24,6 @@ typedef struct {
   DynConnectionStore *store;
 } Fixture;
 
-static void
-iterate (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
 static gboolean
 timeout_cb (gpointer user_data)
 {
@@ -45,13 +39,13 @@ wait_idle (DynWindow *window)
   guint id = g_timeout_add_seconds (30, timeout_cb, &timed_out);
 
   /* Let queued work start first. */
-  iterate ();
+  dyn_test_iterate ();
   while (dyn_window_is_busy (window) && !timed_out)
     g_main_context_iteration (NULL, TRUE);
   if (!timed_out)
     g_source_remove (id);
   g_assert_false (timed_out);
-  iterate ();
+  dyn_test_iterate ();
 }
 
 static void
@@ -170,7 +164,7 @@ fixture_set_up (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
   for (guint i = 0; i < 100 && !gtk_widget_get_mapped (GTK_WIDGET (fixture->window)); i++)
     {
-      iterate ();
+      dyn_test_iterate ();
       g_usleep (10000);
     }
 }
@@ -180,7 +174,7 @@ fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
   gtk_window_destroy (GTK_WINDOW (fixture->window));
-  iterate ();
+  dyn_test_iterate ();
   g_object_unref (fixture->window);
   /* Pending requests hold the window until they see the cancellation. */
   for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
@@ -430,7 +424,7 @@ test_detail (Fixture       *fixture,
   g_assert_cmpuint (dyn_collection_model_get_n_items_total (dyn_window_get_model (fixture->window)), ==, 1);
   /* Row 0 is the collection, row 1 its item. */
   dyn_item_grid_select_row (dyn_window_get_grid (fixture->window), 1);
-  iterate ();
+  dyn_test_iterate ();
   detail = dyn_window_get_detail (fixture->window);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (detail)));
   g_assert_nonnull (dyn_item_detail_get_item (detail));
