@@ -1127,6 +1127,7 @@ commit_done (Run            *run,
              DynEditSession *session)
 {
   Table *table = current_table (run);
+  g_autoptr(GHashTable) server = server_items (run, table);
   GHashTableIter iter;
   gpointer key, value;
   gboolean applied = FALSE;
@@ -1139,7 +1140,12 @@ commit_done (Run            *run,
       if (entry->origin != ORIGIN_COMMIT || entry->strict)
         continue;
       entry->strict = TRUE;
-      entry->written = !session_has_key (run, key);
+      /* Left the staged list, or (when the item was staged again while the
+       * commit ran) the server holds what the commit wrote: an undo reverts
+       * it either way. */
+      entry->written = !session_has_key (run, key) ||
+                       (entry->new_item != NULL &&
+                        items_equal (g_hash_table_lookup (server, key), entry->new_item));
       if (entry->written && !items_equal (entry->old_item, entry->new_item))
         applied = TRUE;
     }
