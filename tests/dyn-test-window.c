@@ -3,6 +3,9 @@
 
 #include <gio/gio.h>
 
+#include <adwaita.h>
+
+#include "dyn-test-util.h"
 #include "dyn-test-window.h"
 
 gboolean
@@ -61,4 +64,32 @@ dyn_test_wait_idle (DynWindow *window)
     g_source_remove (id);
   g_assert_false (timed_out);
   dyn_test_iterate ();
+}
+
+char *
+dyn_test_window_init (int         *argc,
+                      char      ***argv,
+                      const char  *name)
+{
+  g_autofree char *template = g_strdup_printf ("%s-XXXXXX", name);
+  g_autofree char *tmp_dir = NULL;
+
+  dyn_test_init (argc, argv);
+  tmp_dir = g_dir_make_tmp (template, NULL);
+  g_assert_nonnull (tmp_dir);
+  g_setenv ("HOME", tmp_dir, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", tmp_dir, TRUE);
+  g_setenv ("AWS_CONFIG_FILE", "/nonexistent/config", TRUE);
+  g_setenv ("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials", TRUE);
+  g_setenv ("AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
+  g_setenv ("AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
+  g_unsetenv ("AWS_PROFILE");
+  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return NULL;
+    }
+  adw_init ();
+  return g_steal_pointer (&tmp_dir);
 }

@@ -16,6 +16,14 @@ gboolean        dyn_window_save_png          (GtkWindow          *window,
                                               const char         *path,
                                               GError            **error);
 
+/* Sets up a UI test program against the test servers: dyn_test_init(), a
+ * private HOME and XDG_CONFIG_HOME, the test keys and no AWS files, no
+ * session bus, GTK and libadwaita. Returns the temporary home (free it), or
+ * NULL after printing a TAP skip when there is no display. */
+char           *dyn_test_window_init         (int                *argc,
+                                              char             ***argv,
+                                              const char         *name) G_GNUC_WARN_UNUSED_RESULT;
+
 /* Runs the main loop until nothing is pending. */
 void            dyn_test_iterate             (void);
 /* Runs the main loop until @window is idle (reads and commits), 30 s at most. */

@@ -858,22 +858,9 @@ main (int   argc,
 
   setlocale (LC_ALL, "C.UTF-8");
   g_setenv ("LANGUAGE", "C", TRUE);
-  dyn_test_init (&argc, &argv);
-  tmp_dir = g_dir_make_tmp ("dyn-test-screenshots-XXXXXX", NULL);
-  g_setenv ("HOME", tmp_dir, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", tmp_dir, TRUE);
-  g_setenv ("AWS_CONFIG_FILE", "/nonexistent/config", TRUE);
-  g_setenv ("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials", TRUE);
-  g_setenv ("AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
-  g_setenv ("AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
-  g_unsetenv ("AWS_PROFILE");
-  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  adw_init ();
+  tmp_dir = dyn_test_window_init (&argc, &argv, "dyn-test-screenshots");
+  if (tmp_dir == NULL)
+    return 0;
   /* Revealers and the sidebar at their end state at once. */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
 #ifdef GDK_WINDOWING_X11

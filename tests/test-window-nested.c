@@ -671,22 +671,9 @@ main (int   argc,
       bindtextdomain (GETTEXT_PACKAGE, locale_dir);
       bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
     }
-  dyn_test_init (&argc, &argv);
-  tmp_dir = g_dir_make_tmp ("dyn-test-window-nested-XXXXXX", NULL);
-  g_setenv ("HOME", tmp_dir, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", tmp_dir, TRUE);
-  g_setenv ("AWS_CONFIG_FILE", "/nonexistent/config", TRUE);
-  g_setenv ("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials", TRUE);
-  g_setenv ("AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
-  g_setenv ("AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
-  g_unsetenv ("AWS_PROFILE");
-  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  adw_init ();
+  tmp_dir = dyn_test_window_init (&argc, &argv, "dyn-test-window-nested");
+  if (tmp_dir == NULL)
+    return 0;
 
   app = dyn_application_new (G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));

@@ -2488,22 +2488,9 @@ main (int   argc,
 
   setlocale (LC_ALL, "C.UTF-8");
   g_setenv ("LANGUAGE", "C", TRUE);
-  dyn_test_init (&argc, &argv);
-  tmp_dir = g_dir_make_tmp ("dyn-test-window-random-XXXXXX", NULL);
-  g_setenv ("HOME", tmp_dir, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", tmp_dir, TRUE);
-  g_setenv ("AWS_CONFIG_FILE", "/nonexistent/config", TRUE);
-  g_setenv ("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials", TRUE);
-  g_setenv ("AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
-  g_setenv ("AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
-  g_unsetenv ("AWS_PROFILE");
-  g_unsetenv ("DBUS_SESSION_BUS_ADDRESS");
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display\n");
-      return 0;
-    }
-  adw_init ();
+  tmp_dir = dyn_test_window_init (&argc, &argv, "dyn-test-window-random");
+  if (tmp_dir == NULL)
+    return 0;
   if (g_getenv ("XX_NONFATAL")) { g_log_set_always_fatal (G_LOG_FATAL_MASK); g_log_set_fatal_mask ("GLib-GObject", G_LOG_FATAL_MASK); g_log_set_fatal_mask ("Gtk", G_LOG_FATAL_MASK); g_log_set_fatal_mask ("GLib", G_LOG_FATAL_MASK);}
 
   app = dyn_application_new (G_APPLICATION_NON_UNIQUE);
