@@ -649,3 +649,105 @@ dyn_expr_check_placeholders (const char * const  *expressions,
 
   return check_map (names_used, names, TRUE, error) && check_map (values_used, values, FALSE, error);
 }
+
+static gboolean
+check_map_keys (GHashTable  *map,
+                gboolean     names,
+                GError     **error)
+{
+  const char *field = names ? "ExpressionAttributeNames" : "ExpressionAttributeValues";
+  g_autoptr(GList) keys = NULL;
+
+  if (map == NULL)
+    return TRUE;
+  if (g_hash_table_size (map) == 0)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                   /* Translators: %s is ExpressionAttributeNames or ExpressionAttributeValues, a request field */
+                   _("%s must not be empty: leave it out when no expression uses a placeholder"), field);
+      return FALSE;
+    }
+  keys = g_list_sort (g_hash_table_get_keys (map), (GCompareFunc) strcmp);
+  for (GList *l = keys; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+
+      if (!_dyn_expr_placeholder_valid (key) || key[0] != (names ? '#' : ':'))
+        {
+          if (names)
+            g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                         /* Translators: keep ExpressionAttributeNames, a request field; %s is the placeholder */
+                         _("ExpressionAttributeNames has an invalid placeholder %s (a name placeholder is # "
+                           "followed by letters, digits or _)"), key);
+          else
+            g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                         /* Translators: keep ExpressionAttributeValues, a request field; %s is the placeholder */
+                         _("ExpressionAttributeValues has an invalid placeholder %s (a value placeholder is : "
+                           "followed by letters, digits or _)"), key);
+          return FALSE;
+        }
+      if (strlen (key) > DYN_EXPR_MAX_PLACEHOLDER)
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                       /* Translators: the first %s is ExpressionAttributeNames or ExpressionAttributeValues, a
+                        * request field; %.20s the start of the placeholder; %d DynamoDB's limit (255) */
+                       _("%s: the placeholder %.20s… is longer than %d bytes"), field, key,
+                       DYN_EXPR_MAX_PLACEHOLDER);
+          return FALSE;
+        }
+      if (names && ((const char *) g_hash_table_lookup (map, key))[0] == '\0')
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                       /* Translators: keep ExpressionAttributeNames, a request field; %s is the placeholder */
+                       _("ExpressionAttributeNames: %s stands for an empty attribute name"), key);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+check_map_used (GHashTable  *used,
+                GHashTable  *map,
+                gboolean     names,
+                GError     **error)
+{
+  const char *field = names ? "ExpressionAttributeNames" : "ExpressionAttributeValues";
+  g_autoptr(GPtrArray) unused = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  if (map == NULL)
+    return TRUE;
+  g_hash_table_iter_init (&iter, map);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (used, key))
+      g_ptr_array_add (unused, key);
+  if (unused->len > 0)
+    {
+      g_autofree char *list = NULL;
+
+      g_ptr_array_sort (unused, compare_strp);
+      g_ptr_array_add (unused, NULL);
+      list = g_strjoinv (", ", (char **) unused->pdata);
+      g_set_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION,
+                   /* Translators: the first %s is ExpressionAttributeNames or ExpressionAttributeValues, a
+                    * request field; keep it. The second is a list of placeholders (#a, #b) */
+                   _("%s has entries no expression uses: %s"), field, list);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+dyn_expr_check_maps (GHashTable  *used,
+                     GHashTable  *names,
+                     GHashTable  *values,
+                     GError     **error)
+{
+  if (!check_map_keys (names, TRUE, error) || !check_map_keys (values, FALSE, error))
+    return FALSE;
+  if (used == NULL)
+    return TRUE;
+  return check_map_used (used, names, TRUE, error) && check_map_used (used, values, FALSE, error);
+}

@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "dyn-expr-private.h"
+#include "dyn-reserved.h"
 
 /* A recursive-descent parser over an on-demand lexer. Positions are byte
  * offsets internally and 0-based character offsets in nodes and errors.
@@ -48,6 +49,7 @@ typedef struct {
   DynExprRole  role;
   GHashTable  *names;
   GHashTable  *values;
+  GHashTable  *used;         /* placeholders seen, or NULL */
   guint        depth;
   /* Cache for byte → character offsets. */
   gsize        cache_byte;
@@ -55,6 +57,18 @@ typedef struct {
   /* The first error. */
   GError      *error;
   glong        error_offset;
+  /* Tokens consumed, and the last parenthesized group (token numbers of its
+   * '(' and ')'), to find "((…))", which DynamoDB refuses. */
+  guint        n_tokens;
+  guint        group_open;
+  guint        group_close;
+  /* Dynoscope's own forms (an inline value, a `name`) make the text
+   * Dynoscope's syntax; without them it is DynamoDB's language, and what
+   * only DynamoDB refuses (a bare reserved word, "_name", "((…))") is an
+   * error: the first such, kept until the end. */
+  gboolean     extension;
+  GError      *dynamodb_error;
+  glong        dynamodb_error_offset;
 } Parser;
 
 static glong
@@ -96,6 +110,28 @@ fail_with_position (Parser     *p,
 
 #define fail_at(p, byte, ...) \
   fail_with_position ((p), (byte), __VA_ARGS__, char_offset ((p), (byte)) + 1)
+
+/* What DynamoDB's grammar refuses but Dynoscope's syntax allows: an error
+ * only if the text turns out to be DynamoDB's language (see Parser). */
+G_GNUC_PRINTF (3, 4)
+static void
+refuse_in_dynamodb_with_position (Parser     *p,
+                                  gsize       byte,
+                                  const char *format,
+                                  ...)
+{
+  va_list args;
+
+  if (p->dynamodb_error != NULL)
+    return;
+  p->dynamodb_error_offset = char_offset (p, byte);
+  va_start (args, format);
+  p->dynamodb_error = g_error_new_valist (DYN_ERROR, DYN_ERROR_EXPRESSION, format, args);
+  va_end (args);
+}
+
+#define refuse_in_dynamodb(p, byte, ...) \
+  refuse_in_dynamodb_with_position ((p), (byte), __VA_ARGS__, char_offset ((p), (byte)) + 1)
 
 static void
 token_clear (Token *t)
@@ -441,6 +477,7 @@ peek (Parser *p)
             return t;
           }
         t->kind = TOK_QNAME;
+        p->extension = TRUE;
         t->text_len = s->len;
         t->text = g_string_free (s, FALSE);
         t->end = j + 1;
@@ -509,6 +546,7 @@ advance (Parser *p)
   peek (p);
   p->pos = p->tok.end;
   p->have_tok = FALSE;
+  p->n_tokens++;
   token_clear (&p->tok);
 }
 
@@ -685,6 +723,7 @@ parse_literal (Parser *p)
 
   if (p->error != NULL)
     return NULL;
+  p->extension = TRUE;
   if (p->depth > DYN_EXPR_MAX_PATH_DEPTH)
     {
       /* Translators: %d is DynamoDB's limit (32), %ld the position */
@@ -859,6 +898,8 @@ resolve_name (Parser      *p,
     {
       const char *name;
 
+      if (p->used != NULL)
+        g_hash_table_add (p->used, g_strdup (t->text));
       if (p->names == NULL)
         {
           dyn_expr_path_append_placeholder (path, t->text);
@@ -886,6 +927,18 @@ resolve_name (Parser      *p,
       fail_at (p, t->start, _("a name cannot contain a NUL character at character %ld"));
       return FALSE;
     }
+  if (t->kind == TOK_NAME)
+    {
+      if (!g_ascii_isalpha (t->text[0]) || !_dyn_expr_is_dynamodb_name (t->text))
+        /* Translators: %s is the name written; keep #name, the placeholder syntax */
+        refuse_in_dynamodb (p, t->start, _("%s cannot be written bare in DynamoDB: a name must start with a "
+                                           "letter and hold only letters, digits and _ (use a #name "
+                                           "placeholder) at character %ld"), t->text);
+      else if (dyn_reserved_word_is_reserved (t->text))
+        /* Translators: %s is the name written; keep #name, the placeholder syntax */
+        refuse_in_dynamodb (p, t->start, _("%s is a reserved word in DynamoDB (use a #name placeholder) at "
+                                           "character %ld"), t->text);
+    }
   dyn_expr_path_append_name (path, t->text);
   return TRUE;
 }
@@ -904,8 +957,32 @@ tok_starts_path (Token *t)
          t->kind == TOK_NAME_PH;
 }
 
+/* Is the '[' at @t, written after a space, a list index of the path before
+ * it? Always, except after the path of an ADD or DELETE action
+ * (@spaced_index FALSE), where "ADD a [1]" is a list value and "ADD a [1] :v"
+ * an index: there it is one when a value placeholder follows the ']'. */
+static gboolean
+index_follows (Parser   *p,
+               Token    *t,
+               gboolean  spaced_index)
+{
+  gsize i = t->end;
+
+  if (spaced_index)
+    return TRUE;
+  while (i < p->len && (g_ascii_isdigit (p->src[i]) || g_ascii_isspace (p->src[i])))
+    i++;
+  if (i >= p->len || p->src[i] != ']')
+    return FALSE;
+  i++;
+  while (i < p->len && g_ascii_isspace (p->src[i]))
+    i++;
+  return i < p->len && p->src[i] == ':';
+}
+
 static DynExprNode *
-parse_path (Parser *p)
+parse_path_full (Parser   *p,
+                 gboolean  spaced_index)
 {
   Token *t = peek (p);
   g_autoptr(DynExprPath) path = NULL;
@@ -946,18 +1023,25 @@ parse_path (Parser *p)
             return NULL;
           advance (p);
         }
-      else if (t->kind == TOK_LBRACK && t->start == p->pos)
+      else if (t->kind == TOK_LBRACK && (t->start == p->pos || index_follows (p, t, spaced_index)))
         {
           guint64 index;
 
           advance (p);
           t = peek (p);
-          if (t->kind != TOK_NUMBER || strspn (t->text, "0123456789") != t->text_len ||
-              t->text_len > 9)
+          if (t->kind != TOK_NUMBER || strspn (t->text, "0123456789") != t->text_len)
             {
               fail_at (p, t->start, _("a list index must be a non-negative integer at character %ld"));
               return NULL;
             }
+          if (t->text_len > 10 || g_ascii_strtoull (t->text, NULL, 10) > G_MAXINT32)
+            {
+              /* Translators: %d is DynamoDB's largest list index (2147483647) */
+              fail_at (p, t->start, _("a list index cannot be greater than %d at character %ld"), G_MAXINT32);
+              return NULL;
+            }
+          if (t->text_len > 1 && t->text[0] == '0')
+            refuse_in_dynamodb (p, t->start, _("a list index cannot have leading zeros at character %ld"));
           index = g_ascii_strtoull (t->text, NULL, 10);
           advance (p);
           if (!expect (p, TOK_RBRACK))
@@ -966,7 +1050,7 @@ parse_path (Parser *p)
         }
       else
         break;
-      if (dyn_expr_path_get_length (path) - 1 > DYN_EXPR_MAX_PATH_DEPTH)
+      if (dyn_expr_path_get_length (path) > DYN_EXPR_MAX_PATH_DEPTH)
         {
           /* Translators: %d is DynamoDB's limit (32), %ld the position */
           fail_at (p, start, _("the document path is nested more than %d levels deep at character %ld"),
@@ -980,6 +1064,12 @@ parse_path (Parser *p)
 }
 
 static DynExprNode *
+parse_path (Parser *p)
+{
+  return parse_path_full (p, TRUE);
+}
+
+static DynExprNode *
 parse_value_operand (Parser *p)
 {
   Token *t = peek (p);
@@ -988,6 +1078,8 @@ parse_value_operand (Parser *p)
 
   if (t->kind == TOK_VALUE_PH)
     {
+      if (p->used != NULL)
+        g_hash_table_add (p->used, g_strdup (t->text));
       node = node_at (p, DYN_EXPR_VALUE, start);
       if (p->values == NULL)
         node->placeholder = g_strdup (t->text);
@@ -1060,58 +1152,101 @@ at_function_call (Parser *p)
   return i < p->len && p->src[i] == '(';
 }
 
-static DynExprNode *parse_set_operand (Parser *p, gboolean arith);
+static DynExprNode *parse_or (Parser *p);
+static DynExprNode *parse_unit (Parser *p);
+
+/* After a parenthesized group from token @open to @close: "((x))" is
+ * redundant in DynamoDB's grammar. */
+static void
+close_group (Parser *p,
+             guint   open,
+             guint   close,
+             gsize   open_byte)
+{
+  if (p->group_open == open + 1 && p->group_close == close - 1)
+    refuse_in_dynamodb (p, open_byte, _("redundant parentheses at character %ld"));
+  p->group_open = open;
+  p->group_close = close;
+}
+
+static gboolean
+node_is_condition_operand (DynExprNode *node)
+{
+  return node->kind == DYN_EXPR_PATH || node->kind == DYN_EXPR_VALUE || node->kind == DYN_EXPR_SIZE;
+}
+
+/* A condition operand: a path, a value or size(operand), in parentheses at
+ * any depth. */
+static DynExprNode *
+parse_operand (Parser *p)
+{
+  gsize start = peek (p)->start;
+  DynExprNode *node;
+
+  if (p->error != NULL)
+    return NULL;
+  node = parse_unit (p);
+  if (node != NULL && !node_is_condition_operand (node))
+    {
+      static const char * const functions[] = {
+        [DYN_EXPR_ATTRIBUTE_EXISTS] = "attribute_exists",
+        [DYN_EXPR_ATTRIBUTE_NOT_EXISTS] = "attribute_not_exists",
+        [DYN_EXPR_ATTRIBUTE_TYPE] = "attribute_type",
+        [DYN_EXPR_BEGINS_WITH] = "begins_with",
+        [DYN_EXPR_CONTAINS] = "contains",
+      };
+
+      if (node->kind < G_N_ELEMENTS (functions) && functions[node->kind] != NULL)
+        /* Translators: %s is a function such as attribute_exists, %ld its position */
+        fail_at (p, start, _("%s is a condition, not a value at character %ld"), functions[node->kind]);
+      else
+        fail_at (p, start, _("expected a value, not a condition at character %ld"));
+      g_clear_pointer (&node, dyn_expr_node_unref);
+    }
+  return node;
+}
+
+/* An argument of a function that requires a document path. */
+static DynExprNode *
+parse_path_argument (Parser     *p,
+                     const char *function,
+                     DynExprNode *(*operand) (Parser *p))
+{
+  gsize start = peek (p)->start;
+  DynExprNode *node = operand (p);
+
+  if (node != NULL && node->kind != DYN_EXPR_PATH)
+    {
+      /* Translators: %s is a function such as attribute_exists, %ld the position of its argument */
+      fail_at (p, start, _("%s requires a document path, not a value at character %ld"), function);
+      g_clear_pointer (&node, dyn_expr_node_unref);
+    }
+  return node;
+}
 
 static DynExprNode *
 parse_size (Parser *p)
 {
   gsize start = peek (p)->start;
   g_autoptr(DynExprNode) node = node_at (p, DYN_EXPR_SIZE, start);
-  DynExprNode *path;
+  DynExprNode *arg;
 
   advance (p);    /* size */
   if (!expect (p, TOK_LPAREN))
     return NULL;
-  path = parse_path (p);
-  if (path == NULL)
+  p->depth++;
+  arg = parse_operand (p);
+  p->depth--;
+  if (arg == NULL)
     return NULL;
-  g_ptr_array_add (node->children, path);
+  g_ptr_array_add (node->children, arg);
   if (!expect (p, TOK_RPAREN))
     return NULL;
   return g_steal_pointer (&node);
 }
 
-/* Condition operand: path, value or size(path). */
-static DynExprNode *
-parse_cond_operand (Parser *p)
-{
-  Token *t = peek (p);
-
-  if (p->error != NULL)
-    return NULL;
-  if (at_function_call (p))
-    {
-      if (!check_function_name (p, t))
-        return NULL;
-      if (strcmp (t->text, "size") == 0)
-        return parse_size (p);
-      if (strcmp (t->text, "if_not_exists") == 0 || strcmp (t->text, "list_append") == 0)
-        /* Translators: %s is a function, if_not_exists or list_append; keep SET, a keyword */
-        fail_at (p, t->start, _("%s can only be used in a SET action at character %ld"), t->text);
-      else
-        /* Translators: %s is a function such as attribute_exists, %ld its position */
-        fail_at (p, t->start, _("%s is a condition, not a value at character %ld"), t->text);
-      return NULL;
-    }
-  if (tok_starts_path (t) || (tok_is_keyword (t) && !is_literal_word (t)))
-    return parse_path (p);
-  return parse_value_operand (p);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Conditions */
-
-static DynExprNode *parse_or (Parser *p);
 
 static DynExprNode *
 parse_function_condition (Parser *p)
@@ -1141,7 +1276,12 @@ parse_function_condition (Parser *p)
   advance (p);
   if (!expect (p, TOK_LPAREN))
     return NULL;
-  arg = parse_path (p);
+  p->depth++;
+  if (n_args == 1)
+    arg = parse_path_argument (p, name, parse_operand);
+  else
+    arg = parse_operand (p);
+  p->depth--;
   if (arg == NULL)
     return NULL;
   g_ptr_array_add (node->children, arg);
@@ -1153,7 +1293,9 @@ parse_function_condition (Parser *p)
           return NULL;
         }
       advance (p);
-      arg = kind == DYN_EXPR_ATTRIBUTE_TYPE ? parse_value_operand (p) : parse_cond_operand (p);
+      p->depth++;
+      arg = parse_operand (p);
+      p->depth--;
       if (arg == NULL)
         return NULL;
       g_ptr_array_add (node->children, arg);
@@ -1179,23 +1321,31 @@ comparator (TokKind           kind,
     }
 }
 
+/* One unit of a condition: a parenthesized group (a condition or an
+ * operand), a function, or an operand. */
 static DynExprNode *
-parse_primary (Parser *p)
+parse_unit (Parser *p)
 {
   Token *t = peek (p);
   gsize start = t->start;
-  g_autoptr(DynExprNode) lhs = NULL;
-  DynExprCompareOp op;
 
   if (p->error != NULL)
     return NULL;
+  if (p->depth >= DYN_EXPR_MAX_NESTING)
+    {
+      fail_at (p, start, _("the expression is nested too deeply at character %ld"));
+      return NULL;
+    }
 
   if (t->kind == TOK_LPAREN)
     {
+      guint open = p->n_tokens;
       DynExprNode *inner;
 
       advance (p);
+      p->depth++;
       inner = parse_or (p);
+      p->depth--;
       if (inner == NULL)
         return NULL;
       if (!expect (p, TOK_RPAREN))
@@ -1203,6 +1353,7 @@ parse_primary (Parser *p)
           dyn_expr_node_unref (inner);
           return NULL;
         }
+      close_group (p, open, p->n_tokens - 1, start);
       return inner;
     }
 
@@ -1210,9 +1361,15 @@ parse_primary (Parser *p)
     {
       if (!check_function_name (p, t))
         return NULL;
-      if (strcmp (t->text, "size") != 0 && strcmp (t->text, "if_not_exists") != 0 &&
-          strcmp (t->text, "list_append") != 0)
-        return parse_function_condition (p);
+      if (strcmp (t->text, "size") == 0)
+        return parse_size (p);
+      if (strcmp (t->text, "if_not_exists") == 0 || strcmp (t->text, "list_append") == 0)
+        {
+          /* Translators: %s is a function, if_not_exists or list_append; keep SET, a keyword */
+          fail_at (p, t->start, _("%s can only be used in a SET action at character %ld"), t->text);
+          return NULL;
+        }
+      return parse_function_condition (p);
     }
 
   if (t->kind == TOK_EOF)
@@ -1220,28 +1377,39 @@ parse_primary (Parser *p)
       fail_at (p, start, _("expected a condition at character %ld"));
       return NULL;
     }
+  if (tok_starts_path (t) || (tok_is_keyword (t) && !is_literal_word (t)))
+    return parse_path (p);
+  return parse_value_operand (p);
+}
 
-  lhs = parse_cond_operand (p);
-  if (lhs == NULL)
-    return NULL;
+/* A condition, or an operand that no comparison follows (for the caller:
+ * only a parenthesized group may hold one). */
+static DynExprNode *
+parse_primary (Parser *p)
+{
+  gsize start = peek (p)->start;
+  g_autoptr(DynExprNode) lhs = NULL;
+  DynExprCompareOp op;
+  Token *t;
+
+  lhs = parse_unit (p);
+  if (lhs == NULL || !node_is_condition_operand (lhs))
+    return g_steal_pointer (&lhs);
 
   t = peek (p);
   if (comparator (t->kind, &op))
     {
       DynExprNode *rhs;
-      DynExprNode *node = node_at (p, DYN_EXPR_COMPARE, start);
+      g_autoptr(DynExprNode) node = node_at (p, DYN_EXPR_COMPARE, start);
 
       node->op = op;
       g_ptr_array_add (node->children, g_steal_pointer (&lhs));
       advance (p);
-      rhs = parse_cond_operand (p);
+      rhs = parse_operand (p);
       if (rhs == NULL)
-        {
-          dyn_expr_node_unref (node);
-          return NULL;
-        }
+        return NULL;
       g_ptr_array_add (node->children, rhs);
-      return node;
+      return g_steal_pointer (&node);
     }
   if (tok_is_word (t, "BETWEEN"))
     {
@@ -1250,7 +1418,7 @@ parse_primary (Parser *p)
 
       g_ptr_array_add (node->children, g_steal_pointer (&lhs));
       advance (p);
-      bound = parse_cond_operand (p);
+      bound = parse_operand (p);
       if (bound == NULL)
         return NULL;
       g_ptr_array_add (node->children, bound);
@@ -1260,7 +1428,7 @@ parse_primary (Parser *p)
           return NULL;
         }
       advance (p);
-      bound = parse_cond_operand (p);
+      bound = parse_operand (p);
       if (bound == NULL)
         return NULL;
       g_ptr_array_add (node->children, bound);
@@ -1285,7 +1453,7 @@ parse_primary (Parser *p)
                        DYN_EXPR_MAX_IN_OPERANDS);
               return NULL;
             }
-          e = parse_cond_operand (p);
+          e = parse_operand (p);
           if (e == NULL)
             return NULL;
           g_ptr_array_add (node->children, e);
@@ -1300,9 +1468,20 @@ parse_primary (Parser *p)
         }
       return g_steal_pointer (&node);
     }
+  return g_steal_pointer (&lhs);
+}
 
+/* @node is an operand where a condition must stand: the error is at the
+ * token after it. */
+static DynExprNode *
+require_condition (Parser      *p,
+                   DynExprNode *node)
+{
+  if (node == NULL || !node_is_condition_operand (node))
+    return node;
   if (p->error == NULL)
-    fail_at (p, t->start, _("expected a comparison operator, BETWEEN or IN at character %ld"));
+    fail_at (p, peek (p)->start, _("expected a comparison operator, BETWEEN or IN at character %ld"));
+  dyn_expr_node_unref (node);
   return NULL;
 }
 
@@ -1318,20 +1497,17 @@ parse_not (Parser *p)
     }
   if (tok_is_word (t, "NOT"))
     {
-      DynExprNode *node = node_at (p, DYN_EXPR_NOT, t->start);
+      g_autoptr(DynExprNode) node = node_at (p, DYN_EXPR_NOT, t->start);
       DynExprNode *child;
 
       advance (p);
       p->depth++;
-      child = parse_not (p);
+      child = require_condition (p, parse_not (p));
       p->depth--;
       if (child == NULL)
-        {
-          dyn_expr_node_unref (node);
-          return NULL;
-        }
+        return NULL;
       g_ptr_array_add (node->children, child);
-      return node;
+      return g_steal_pointer (&node);
     }
   else
     {
@@ -1344,8 +1520,9 @@ parse_not (Parser *p)
     }
 }
 
-/* A run of @operand joined by the keyword @word: the operand alone, or one
- * @kind node holding them all. */
+/* A run of @operand joined by the keyword @word: the operand alone (which
+ * may be a bare operand, for a parenthesized group), or one @kind node
+ * holding them all. */
 static DynExprNode *
 parse_joined (Parser         *p,
               const char     *word,
@@ -1362,8 +1539,14 @@ parse_joined (Parser         *p,
     {
       DynExprNode *next;
 
+      if (group == NULL)
+        {
+          first = require_condition (p, g_steal_pointer (&first));
+          if (first == NULL)
+            return NULL;
+        }
       advance (p);
-      next = operand (p);
+      next = require_condition (p, operand (p));
       if (next == NULL)
         return NULL;
       if (group == NULL)
@@ -1391,13 +1574,28 @@ parse_or (Parser *p)
 /* ------------------------------------------------------------------------ */
 /* Updates */
 
+static DynExprNode *parse_set_value (Parser *p);
+
+static gboolean
+no_arithmetic_here (Parser *p)
+{
+  Token *t = peek (p);
+
+  if (t->kind != TOK_PLUS && t->kind != TOK_MINUS)
+    return TRUE;
+  fail_at (p, t->start, _("a SET value holds at most one + or -, at its top level at character %ld"));
+  return FALSE;
+}
+
+/* An operand of a SET value: a path, a value, if_not_exists(path, operand)
+ * or list_append(operand, operand), in parentheses at any depth. No + or -
+ * inside (DynamoDB allows one, at the top of the value). */
 static DynExprNode *
-parse_set_operand (Parser   *p,
-                   gboolean  arith)
+parse_set_operand (Parser *p)
 {
   Token *t = peek (p);
   gsize start = t->start;
-  g_autoptr(DynExprNode) lhs = NULL;
+  g_autoptr(DynExprNode) node = NULL;
 
   if (p->error != NULL)
     return NULL;
@@ -1405,6 +1603,28 @@ parse_set_operand (Parser   *p,
     {
       fail_at (p, start, _("the expression is nested too deeply at character %ld"));
       return NULL;
+    }
+
+  if (t->kind == TOK_LPAREN)
+    {
+      guint open = p->n_tokens;
+
+      advance (p);
+      p->depth++;
+      node = parse_set_operand (p);
+      p->depth--;
+      if (node == NULL)
+        return NULL;
+      t = peek (p);
+      if (t->kind == TOK_PLUS || t->kind == TOK_MINUS)
+        {
+          fail_at (p, t->start, _("a SET value holds at most one + or -, at its top level at character %ld"));
+          return NULL;
+        }
+      if (!expect (p, TOK_RPAREN))
+        return NULL;
+      close_group (p, open, p->n_tokens - 1, start);
+      return g_steal_pointer (&node);
     }
 
   if (at_function_call (p))
@@ -1424,39 +1644,81 @@ parse_set_operand (Parser   *p,
           fail_at (p, start, _("%s cannot be used in a SET value at character %ld"), t->text);
           return NULL;
         }
-      lhs = node_at (p, kind, start);
+      node = node_at (p, kind, start);
       advance (p);
       if (!expect (p, TOK_LPAREN))
         return NULL;
       p->depth++;
-      arg = kind == DYN_EXPR_IF_NOT_EXISTS ? parse_path (p) : parse_set_operand (p, FALSE);
-      if (arg == NULL)
-        return NULL;
-      g_ptr_array_add (lhs->children, arg);
-      if (!expect (p, TOK_COMMA))
-        return NULL;
-      arg = parse_set_operand (p, FALSE);
+      if (kind == DYN_EXPR_IF_NOT_EXISTS)
+        arg = parse_path_argument (p, "if_not_exists", parse_set_operand);
+      else
+        arg = parse_set_operand (p);
+      if (arg != NULL)
+        g_ptr_array_add (node->children, arg);
+      if (arg == NULL || !no_arithmetic_here (p) || !expect (p, TOK_COMMA))
+        {
+          p->depth--;
+          return NULL;
+        }
+      arg = parse_set_operand (p);
       p->depth--;
       if (arg == NULL)
         return NULL;
-      g_ptr_array_add (lhs->children, arg);
-      if (!expect (p, TOK_RPAREN))
+      g_ptr_array_add (node->children, arg);
+      if (!no_arithmetic_here (p) || !expect (p, TOK_RPAREN))
+        return NULL;
+      return g_steal_pointer (&node);
+    }
+  if (tok_starts_path (t))
+    return parse_path (p);
+  return parse_value_operand (p);
+}
+
+/* The right-hand side of SET: an operand, or operand + operand, or
+ * operand - operand, the whole in parentheses at any depth. */
+static DynExprNode *
+parse_set_value (Parser *p)
+{
+  Token *t = peek (p);
+  gsize start = t->start;
+  g_autoptr(DynExprNode) lhs = NULL;
+  gboolean grouped = FALSE;
+
+  if (p->error != NULL)
+    return NULL;
+  if (p->depth >= DYN_EXPR_MAX_NESTING)
+    {
+      fail_at (p, start, _("the expression is nested too deeply at character %ld"));
+      return NULL;
+    }
+
+  if (t->kind == TOK_LPAREN)
+    {
+      guint open = p->n_tokens;
+
+      advance (p);
+      p->depth++;
+      lhs = parse_set_value (p);
+      p->depth--;
+      if (lhs == NULL || !expect (p, TOK_RPAREN))
+        return NULL;
+      close_group (p, open, p->n_tokens - 1, start);
+      grouped = lhs->kind == DYN_EXPR_PLUS || lhs->kind == DYN_EXPR_MINUS;
+    }
+  else
+    {
+      lhs = parse_set_operand (p);
+      if (lhs == NULL)
         return NULL;
     }
-  else if (tok_starts_path (t))
-    lhs = parse_path (p);
-  else
-    lhs = parse_value_operand (p);
-  if (lhs == NULL)
-    return NULL;
 
   t = peek (p);
   if (t->kind == TOK_PLUS || t->kind == TOK_MINUS)
     {
-      DynExprNode *node;
+      g_autoptr(DynExprNode) node = NULL;
       DynExprNode *rhs;
 
-      if (!arith)
+      if (grouped)
         {
           fail_at (p, t->start, _("a SET value holds at most one + or -, at its top level at character %ld"));
           return NULL;
@@ -1464,14 +1726,17 @@ parse_set_operand (Parser   *p,
       node = node_at (p, t->kind == TOK_PLUS ? DYN_EXPR_PLUS : DYN_EXPR_MINUS, start);
       g_ptr_array_add (node->children, g_steal_pointer (&lhs));
       advance (p);
-      rhs = parse_set_operand (p, FALSE);
+      rhs = parse_set_operand (p);
       if (rhs == NULL)
+        return NULL;
+      g_ptr_array_add (node->children, rhs);
+      t = peek (p);
+      if (t->kind == TOK_PLUS || t->kind == TOK_MINUS)
         {
-          dyn_expr_node_unref (node);
+          fail_at (p, t->start, _("a SET value holds at most one + or -, at its top level at character %ld"));
           return NULL;
         }
-      g_ptr_array_add (node->children, rhs);
-      return node;
+      return g_steal_pointer (&node);
     }
   return g_steal_pointer (&lhs);
 }
@@ -1532,7 +1797,7 @@ parse_update (Parser *p)
               fail_at (p, at, _("the left-hand side of an update action must be an attribute path at character %ld"));
               return NULL;
             }
-          target = parse_path (p);
+          target = parse_path_full (p, clauses[c].kind == DYN_EXPR_SET || clauses[c].kind == DYN_EXPR_REMOVE);
           if (target == NULL)
             return NULL;
           g_ptr_array_add (action->children, target);
@@ -1543,7 +1808,7 @@ parse_update (Parser *p)
 
               if (!expect (p, TOK_EQ))
                 return NULL;
-              v = parse_set_operand (p, TRUE);
+              v = parse_set_value (p);
               if (v == NULL)
                 return NULL;
               g_ptr_array_add (action->children, v);
@@ -1631,6 +1896,7 @@ static void
 parser_finish (Parser *p)
 {
   token_clear (&p->tok);
+  g_clear_error (&p->dynamodb_error);
 }
 
 DynExprNode *
@@ -1640,6 +1906,18 @@ dyn_expr_parse (const char  *text,
                 GHashTable  *values,
                 glong       *error_offset,
                 GError     **error)
+{
+  return dyn_expr_parse_full (text, role, names, values, NULL, error_offset, error);
+}
+
+DynExprNode *
+dyn_expr_parse_full (const char  *text,
+                     DynExprRole  role,
+                     GHashTable  *names,
+                     GHashTable  *values,
+                     GHashTable  *used,
+                     glong       *error_offset,
+                     GError     **error)
 {
   Parser p;
   g_autoptr(DynExprNode) node = NULL;
@@ -1654,11 +1932,15 @@ dyn_expr_parse (const char  *text,
   p.role = role;
   p.names = names;
   p.values = values;
+  p.used = used;
+  /* Without maps placeholders stay unresolved: that is Dynoscope's syntax
+   * (the builder's text), never a request as DynamoDB reads it. */
+  p.extension = names == NULL && values == NULL;
 
   if (peek (&p)->kind == TOK_EOF && p.error == NULL)
     fail_at (&p, 0, _("the expression is empty at character %ld"));
   else if (_dyn_expr_role_is_condition (role))
-    node = parse_or (&p);
+    node = require_condition (&p, parse_or (&p));
   else if (role == DYN_EXPR_ROLE_UPDATE)
     node = parse_update (&p);
   else if (role == DYN_EXPR_ROLE_PROJECTION)
@@ -1683,6 +1965,15 @@ dyn_expr_parse (const char  *text,
         }
     }
 
+  if (p.error == NULL && !p.extension && p.len > DYN_EXPR_MAX_LENGTH)
+    /* Translators: %d is DynamoDB's limit (4096), %ld the first character past it */
+    refuse_in_dynamodb (&p, DYN_EXPR_MAX_LENGTH, _("the expression is longer than %d bytes at character %ld"),
+                        DYN_EXPR_MAX_LENGTH);
+  if (p.error == NULL && !p.extension && p.dynamodb_error != NULL)
+    {
+      p.error = g_steal_pointer (&p.dynamodb_error);
+      p.error_offset = p.dynamodb_error_offset;
+    }
   parser_finish (&p);
   if (p.error != NULL)
     {

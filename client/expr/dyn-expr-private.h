@@ -56,6 +56,8 @@ gboolean  _dyn_expr_write             (GString *out, DynExprNode *node, DynExprR
 void      _dyn_expr_set_error_at      (GError **error, glong offset,
                                        const char *format, ...) G_GNUC_PRINTF (3, 4);
 gboolean  _dyn_expr_is_plain_name     (const char *name);   /* [A-Za-z][A-Za-z0-9]* */
+/* A name DynamoDB's lexer reads bare: [A-Za-z][A-Za-z0-9_]* (reserved words aside). */
+gboolean  _dyn_expr_is_dynamodb_name  (const char *name);
 gboolean  _dyn_expr_is_keyword        (const char *word, gsize len);
 gboolean  _dyn_expr_role_is_condition (DynExprRole role);
 gboolean  _dyn_expr_request_check     (DynExprNode *filter, const DynKeySchema *keys, GError **error);

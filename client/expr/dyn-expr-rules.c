@@ -57,12 +57,12 @@ check_path (Checker      *c,
       _dyn_expr_set_error_at (error, node->offset, _("a path must start with an attribute name"));
       return FALSE;
     }
-  if (node->path->segments->len - 1 > DYN_EXPR_MAX_PATH_DEPTH)
+  if (node->path->segments->len > DYN_EXPR_MAX_PATH_DEPTH)
     {
       _dyn_expr_set_error_at (error, node->offset,
                               /* Translators: %u is how deep the path is nested, %d DynamoDB's limit (32) */
                               _("the document path is nested %u levels deep; the limit is %d"),
-                              node->path->segments->len - 1, DYN_EXPR_MAX_PATH_DEPTH);
+                              node->path->segments->len, DYN_EXPR_MAX_PATH_DEPTH);
       return FALSE;
     }
   for (guint i = 0; i < node->path->segments->len; i++)
@@ -103,12 +103,106 @@ check_value (DynExprNode  *node,
   return TRUE;
 }
 
-/* Condition operands: path, value, size(path). */
+/* The type of an operand when it is known before any item is read: a
+ * value's, size()'s (N), arithmetic's (N), list_append's (L). */
+static gboolean
+operand_type (DynExprNode  *node,
+              DynValueType *type)
+{
+  switch (node->kind)
+    {
+    case DYN_EXPR_VALUE:
+      if (node->value == NULL)
+        return FALSE;
+      *type = dyn_value_get_value_type (node->value);
+      return TRUE;
+    case DYN_EXPR_SIZE:
+    case DYN_EXPR_PLUS:
+    case DYN_EXPR_MINUS:
+      *type = DYN_VALUE_N;
+      return TRUE;
+    case DYN_EXPR_LIST_APPEND:
+      *type = DYN_VALUE_L;
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* DynamoDB refuses an operand whose known type the operator does not take:
+ * "Incorrect operand type for operator or function". */
+static gboolean
+check_operand_type (DynExprNode         *node,
+                    const char          *op,
+                    const DynValueType  *allowed,
+                    guint                n_allowed,
+                    GError             **error)
+{
+  DynValueType type;
+
+  if (!operand_type (node, &type))
+    return TRUE;
+  for (guint i = 0; i < n_allowed; i++)
+    if (allowed[i] == type)
+      return TRUE;
+  _dyn_expr_set_error_at (error, node->offset,
+                          /* Translators: the first %s is an operator or function (<, BETWEEN, size, +…),
+                           * the second a DynamoDB type (L, M, BOOL…) */
+                          _("%s cannot take an operand of type %s"), op, dyn_value_type_to_string (type));
+  return FALSE;
+}
+
+static const DynValueType scalar_types[] = { DYN_VALUE_S, DYN_VALUE_N, DYN_VALUE_B };
+static const DynValueType prefix_types[] = { DYN_VALUE_S, DYN_VALUE_B };
+static const DynValueType sized_types[] = {
+  DYN_VALUE_S, DYN_VALUE_B, DYN_VALUE_L, DYN_VALUE_M, DYN_VALUE_SS, DYN_VALUE_NS, DYN_VALUE_BS,
+};
+static const DynValueType number_types[] = { DYN_VALUE_N };
+static const DynValueType list_types[] = { DYN_VALUE_L };
+
+/* The first operand of a comparison or function and another that names the
+ * same document path: DynamoDB refuses "a = a", "a BETWEEN :lo AND a",
+ * "contains(a, a)". */
+static gboolean
+check_distinct (DynExprNode  *node,
+                const char   *op,
+                GError      **error)
+{
+  DynExprNode *first = node->children->pdata[0];
+
+  if (first->kind != DYN_EXPR_PATH)
+    return TRUE;
+  for (guint i = 1; i < node->children->len; i++)
+    {
+      DynExprNode *other = node->children->pdata[i];
+
+      if (other->kind == DYN_EXPR_PATH && dyn_expr_path_equal (first->path, other->path))
+        {
+          g_autofree char *text = dyn_expr_path_to_string (first->path);
+
+          _dyn_expr_set_error_at (error, other->offset,
+                                  /* Translators: %s is an operator or function (=, BETWEEN, contains…),
+                                   * the second %s a document path */
+                                  _("%s compares %s with itself: its first operand must differ from the others"),
+                                  op, text);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Condition operands: a path, a value or size(operand). */
 static gboolean
 check_cond_operand (Checker      *c,
                     DynExprNode  *node,
+                    guint         depth,
                     GError      **error)
 {
+  if (depth > DYN_EXPR_MAX_NESTING)
+    {
+      _dyn_expr_set_error_at (error, node->offset, _("the expression is nested too deeply"));
+      return FALSE;
+    }
   switch (node->kind)
     {
     case DYN_EXPR_PATH:
@@ -116,12 +210,58 @@ check_cond_operand (Checker      *c,
     case DYN_EXPR_VALUE:
       return check_value (node, error);
     case DYN_EXPR_SIZE:
-      return _dyn_expr_check_arity (node, 1, 1, error) && check_path (c, node->children->pdata[0], error);
+      return _dyn_expr_check_arity (node, 1, 1, error) &&
+             check_cond_operand (c, node->children->pdata[0], depth + 1, error) &&
+             check_operand_type (node->children->pdata[0], "size", sized_types, G_N_ELEMENTS (sized_types),
+                                 error);
     default:
       _dyn_expr_set_error_at (error, node->offset,
-                              _("a condition compares attribute paths, values and size(path)"));
+                              _("a condition compares attribute paths, values and size()"));
       return FALSE;
     }
+}
+
+static gboolean
+check_operands (Checker      *c,
+                DynExprNode  *node,
+                guint         depth,
+                GError      **error)
+{
+  for (guint i = 0; i < node->children->len; i++)
+    if (!check_cond_operand (c, node->children->pdata[i], depth + 1, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* BETWEEN's bounds, when both are values: of one type, the lower not
+ * above the upper. */
+static gboolean
+check_between_bounds (DynExprNode  *node,
+                      GError      **error)
+{
+  DynExprNode *lo = node->children->pdata[1];
+  DynExprNode *hi = node->children->pdata[2];
+
+  if (lo->kind != DYN_EXPR_VALUE || hi->kind != DYN_EXPR_VALUE || lo->value == NULL || hi->value == NULL)
+    return TRUE;
+  if (dyn_value_get_value_type (lo->value) != dyn_value_get_value_type (hi->value))
+    {
+      _dyn_expr_set_error_at (error, hi->offset,
+                              /* Translators: BETWEEN is a keyword; the %s are DynamoDB types (S, N, B) */
+                              _("BETWEEN's bounds must have the same type, not %s and %s"),
+                              dyn_value_type_to_string (dyn_value_get_value_type (lo->value)),
+                              dyn_value_type_to_string (dyn_value_get_value_type (hi->value)));
+      return FALSE;
+    }
+  if (dyn_value_compare (lo->value, hi->value) > 0)
+    {
+      _dyn_expr_set_error_at (error, lo->offset,
+                              /* Translators: BETWEEN and AND are keywords */
+                              _("BETWEEN's lower bound is greater than its upper bound (write the smaller "
+                                "value first)"));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -139,23 +279,36 @@ check_condition (Checker      *c,
   switch (node->kind)
     {
     case DYN_EXPR_COMPARE:
-      if (!_dyn_expr_check_arity (node, 2, 2, error))
-        return FALSE;
-      if ((guint) node->op > DYN_EXPR_OP_GE)
-        {
-          _dyn_expr_set_error_at (error, node->offset, _("unknown comparison operator"));
+      {
+        const char *op;
+
+        if (!_dyn_expr_check_arity (node, 2, 2, error))
           return FALSE;
-        }
-      return check_cond_operand (c, node->children->pdata[0], error) &&
-             check_cond_operand (c, node->children->pdata[1], error);
+        if ((guint) node->op > DYN_EXPR_OP_GE)
+          {
+            _dyn_expr_set_error_at (error, node->offset, _("unknown comparison operator"));
+            return FALSE;
+          }
+        op = dyn_expr_compare_op_to_string (node->op);
+        if (!check_operands (c, node, depth, error) || !check_distinct (node, op, error))
+          return FALSE;
+        if (node->op != DYN_EXPR_OP_EQ && node->op != DYN_EXPR_OP_NE)
+          for (guint i = 0; i < 2; i++)
+            if (!check_operand_type (node->children->pdata[i], op, scalar_types, G_N_ELEMENTS (scalar_types),
+                                     error))
+              return FALSE;
+        return TRUE;
+      }
 
     case DYN_EXPR_BETWEEN:
-      if (!_dyn_expr_check_arity (node, 3, 3, error))
+      if (!_dyn_expr_check_arity (node, 3, 3, error) || !check_operands (c, node, depth, error) ||
+          !check_distinct (node, "BETWEEN", error))
         return FALSE;
       for (guint i = 0; i < 3; i++)
-        if (!check_cond_operand (c, node->children->pdata[i], error))
+        if (!check_operand_type (node->children->pdata[i], "BETWEEN", scalar_types,
+                                 G_N_ELEMENTS (scalar_types), error))
           return FALSE;
-      return TRUE;
+      return check_between_bounds (node, error);
 
     case DYN_EXPR_IN:
       if (node->children->len < 2)
@@ -170,10 +323,7 @@ check_condition (Checker      *c,
                                   node->children->len - 1, DYN_EXPR_MAX_IN_OPERANDS);
           return FALSE;
         }
-      for (guint i = 0; i < node->children->len; i++)
-        if (!check_cond_operand (c, node->children->pdata[i], error))
-          return FALSE;
-      return TRUE;
+      return check_operands (c, node, depth, error) && check_distinct (node, "IN", error);
 
     case DYN_EXPR_ATTRIBUTE_EXISTS:
     case DYN_EXPR_ATTRIBUTE_NOT_EXISTS:
@@ -183,13 +333,12 @@ check_condition (Checker      *c,
       {
         DynExprNode *t;
 
-        if (!_dyn_expr_check_arity (node, 2, 2, error) || !check_path (c, node->children->pdata[0], error))
+        if (!_dyn_expr_check_arity (node, 2, 2, error) || !check_operands (c, node, depth, error))
           return FALSE;
         t = node->children->pdata[1];
-        if (t->kind != DYN_EXPR_VALUE || !check_value (t, error))
+        if (t->kind != DYN_EXPR_VALUE)
           {
-            if (t->kind != DYN_EXPR_VALUE)
-              _dyn_expr_set_error_at (error, t->offset, _("attribute_type's type must be a value"));
+            _dyn_expr_set_error_at (error, t->offset, _("attribute_type's type must be a value"));
             return FALSE;
           }
         if (t->value != NULL)
@@ -209,23 +358,18 @@ check_condition (Checker      *c,
       }
 
     case DYN_EXPR_BEGINS_WITH:
-    case DYN_EXPR_CONTAINS:
-      if (!_dyn_expr_check_arity (node, 2, 2, error) || !check_path (c, node->children->pdata[0], error) ||
-          !check_cond_operand (c, node->children->pdata[1], error))
+      if (!_dyn_expr_check_arity (node, 2, 2, error) || !check_operands (c, node, depth, error) ||
+          !check_distinct (node, "begins_with", error))
         return FALSE;
-      if (node->kind == DYN_EXPR_CONTAINS)
-        {
-          DynExprNode *a = node->children->pdata[0];
-          DynExprNode *b = node->children->pdata[1];
-
-          if (b->kind == DYN_EXPR_PATH && dyn_expr_path_equal (a->path, b->path))
-            {
-              _dyn_expr_set_error_at (error, node->offset,
-                                      _("contains() cannot name the same path twice"));
-              return FALSE;
-            }
-        }
+      for (guint i = 0; i < 2; i++)
+        if (!check_operand_type (node->children->pdata[i], "begins_with", prefix_types,
+                                 G_N_ELEMENTS (prefix_types), error))
+          return FALSE;
       return TRUE;
+
+    case DYN_EXPR_CONTAINS:
+      return _dyn_expr_check_arity (node, 2, 2, error) && check_operands (c, node, depth, error) &&
+             check_distinct (node, "contains", error);
 
     case DYN_EXPR_AND:
     case DYN_EXPR_OR:
@@ -251,11 +395,13 @@ check_condition (Checker      *c,
     }
 }
 
-/* Operands of SET's right-hand side. @arith: + and - are allowed here. */
+/* Operands of SET's right-hand side. @top: the value itself, where + and -
+ * and list_append may stand (list_append may not be nested in another
+ * function or in arithmetic). */
 static gboolean
 check_set_operand (Checker      *c,
                    DynExprNode  *node,
-                   gboolean      arith,
+                   gboolean      top,
                    guint         depth,
                    GError      **error)
 {
@@ -273,25 +419,70 @@ check_set_operand (Checker      *c,
       return check_value (node, error);
     case DYN_EXPR_IF_NOT_EXISTS:
       c->update_ops++;
-      return _dyn_expr_check_arity (node, 2, 2, error) && check_path (c, node->children->pdata[0], error) &&
+      if (!_dyn_expr_check_arity (node, 2, 2, error))
+        return FALSE;
+      if (((DynExprNode *) node->children->pdata[0])->kind != DYN_EXPR_PATH)
+        {
+          _dyn_expr_set_error_at (error, ((DynExprNode *) node->children->pdata[0])->offset,
+                                  /* Translators: %s is a function such as attribute_exists */
+                                  _("%s requires a document path, not a value"), "if_not_exists");
+          return FALSE;
+        }
+      return check_path (c, node->children->pdata[0], error) &&
              check_set_operand (c, node->children->pdata[1], FALSE, depth + 1, error);
     case DYN_EXPR_LIST_APPEND:
       c->update_ops++;
-      return _dyn_expr_check_arity (node, 2, 2, error) &&
-             check_set_operand (c, node->children->pdata[0], FALSE, depth + 1, error) &&
-             check_set_operand (c, node->children->pdata[1], FALSE, depth + 1, error);
-    case DYN_EXPR_PLUS:
-    case DYN_EXPR_MINUS:
-      if (!arith)
+      if (!top)
         {
           _dyn_expr_set_error_at (error, node->offset,
-                                  _("a SET value holds at most one + or -, at its top level"));
+                                  /* Translators: keep list_append and SET */
+                                  _("list_append cannot be used inside another function or + and -: it must be "
+                                    "the whole SET value"));
           return FALSE;
         }
-      c->update_ops++;
-      return _dyn_expr_check_arity (node, 2, 2, error) &&
-             check_set_operand (c, node->children->pdata[0], FALSE, depth + 1, error) &&
-             check_set_operand (c, node->children->pdata[1], FALSE, depth + 1, error);
+      if (!_dyn_expr_check_arity (node, 2, 2, error))
+        return FALSE;
+      for (guint i = 0; i < 2; i++)
+        if (!check_set_operand (c, node->children->pdata[i], FALSE, depth + 1, error) ||
+            !check_operand_type (node->children->pdata[i], "list_append", list_types, 1, error))
+          return FALSE;
+      return TRUE;
+    case DYN_EXPR_PLUS:
+    case DYN_EXPR_MINUS:
+      {
+        const char *op = node->kind == DYN_EXPR_PLUS ? "+" : "-";
+        DynExprNode *a, *b;
+
+        if (!top)
+          {
+            _dyn_expr_set_error_at (error, node->offset,
+                                    _("a SET value holds at most one + or -, at its top level"));
+            return FALSE;
+          }
+        c->update_ops++;
+        if (!_dyn_expr_check_arity (node, 2, 2, error))
+          return FALSE;
+        for (guint i = 0; i < 2; i++)
+          if (!check_set_operand (c, node->children->pdata[i], FALSE, depth + 1, error) ||
+              !check_operand_type (node->children->pdata[i], op, number_types, 1, error))
+            return FALSE;
+        a = node->children->pdata[0];
+        b = node->children->pdata[1];
+        if (a->kind == DYN_EXPR_VALUE && b->kind == DYN_EXPR_VALUE && a->value != NULL && b->value != NULL)
+          {
+            g_autoptr(GError) local_error = NULL;
+            g_autofree char *result = dyn_number_add (dyn_value_get_number (a->value),
+                                                      dyn_value_get_number (b->value),
+                                                      node->kind == DYN_EXPR_MINUS, &local_error);
+
+            if (result == NULL)
+              {
+                _dyn_expr_set_error_at (error, node->offset, "%s", local_error->message);
+                return FALSE;
+              }
+          }
+        return TRUE;
+      }
     default:
       _dyn_expr_set_error_at (error, node->offset, _("not allowed in a SET value"));
       return FALSE;

@@ -39,6 +39,17 @@ _dyn_expr_set_error_at (GError     **error,
 }
 
 gboolean
+_dyn_expr_is_dynamodb_name (const char *name)
+{
+  if (!g_ascii_isalpha (name[0]))
+    return FALSE;
+  for (const char *p = name + 1; *p; p++)
+    if (!g_ascii_isalnum (*p) && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
 _dyn_expr_is_plain_name (const char *name)
 {
   if (!g_ascii_isalpha (name[0]))

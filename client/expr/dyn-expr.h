@@ -258,6 +258,19 @@ char         *dyn_expr_value_to_literal   (const DynValue *value) G_GNUC_WARN_UN
 DynExprNode  *dyn_expr_parse              (const char *text, DynExprRole role,
                                            GHashTable *names, GHashTable *values,
                                            glong *error_offset, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+/* dyn_expr_parse() that also adds every placeholder the text uses ("#n",
+ * ":v") to @used (a set of strings, nullable). */
+DynExprNode  *dyn_expr_parse_full         (const char *text, DynExprRole role,
+                                           GHashTable *names, GHashTable *values,
+                                           GHashTable *used,
+                                           glong *error_offset, GError **error) G_GNUC_WARN_UNUSED_RESULT;
+/* The placeholder maps a request gives (NULL: not given) against what its
+ * expressions use (@used, from dyn_expr_parse_full(); NULL: check only the
+ * maps themselves), as DynamoDB checks them: a map given must not be empty,
+ * its keys are "#…"/":…" placeholders of at most 255 bytes, a name is not
+ * empty, and every entry is used. */
+gboolean      dyn_expr_check_maps         (GHashTable *used, GHashTable *names, GHashTable *values,
+                                           GError **error);
 /* A single inline literal value ("x", 42, <<1, 2>>, …). */
 DynValue     *dyn_expr_parse_value        (const char *text, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 

@@ -261,11 +261,12 @@ parse_text (const char   *text,
             DynExprRole   role,
             GHashTable   *names,
             GHashTable   *values,
+            GHashTable   *used,
             GError      **error)
 {
   if (text == NULL)
     return NULL;
-  return dyn_expr_parse (text, role, names, values, NULL, error);
+  return dyn_expr_parse_full (text, role, names, values, used, NULL, error);
 }
 
 gboolean
@@ -288,6 +289,9 @@ dyn_request_compile_expressions (DynRequest          *request,
   const DynIndexInfo *target = table ? dyn_table_keys_lookup (table, request->index) : NULL;
   DynExprRole failed = DYN_EXPR_ROLE_KEY_CONDITION;
   gboolean ok = TRUE;
+  g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) no_names = NULL;
+  g_autoptr(GHashTable) no_values = NULL;
 
   g_return_val_if_fail (request != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -300,6 +304,15 @@ dyn_request_compile_expressions (DynRequest          *request,
       return FALSE;
     }
 
+  /* The maps given are checked as DynamoDB checks them; a placeholder no
+   * map defines is an error, as it is for DynamoDB. */
+  if (!dyn_expr_check_maps (NULL, names, values, error))
+    return FALSE;
+  if (names == NULL)
+    names = no_names = g_hash_table_new (g_str_hash, g_str_equal);
+  if (values == NULL)
+    values = no_values = g_hash_table_new (g_str_hash, g_str_equal);
+
   texts[DYN_EXPR_ROLE_KEY_CONDITION] = key_condition;
   texts[DYN_EXPR_ROLE_FILTER] = filter;
   texts[DYN_EXPR_ROLE_CONDITION] = condition;
@@ -307,7 +320,7 @@ dyn_request_compile_expressions (DynRequest          *request,
   texts[DYN_EXPR_ROLE_PROJECTION] = projection;
   for (guint i = 0; i < DYN_EXPR_N_ROLES && ok; i++)
     {
-      nodes[i] = parse_text (texts[i], i, names, values, &local_error);
+      nodes[i] = parse_text (texts[i], i, names, values, used, &local_error);
       slots[i].role = i;
       slots[i].node = nodes[i];
       if (texts[i] != NULL && nodes[i] == NULL)
@@ -315,6 +328,12 @@ dyn_request_compile_expressions (DynRequest          *request,
           failed = i;
           ok = FALSE;
         }
+    }
+  if (ok && !dyn_expr_check_maps (used, no_names ? NULL : names, no_values ? NULL : values, error))
+    {
+      for (guint i = 0; i < DYN_EXPR_N_ROLES; i++)
+        g_clear_pointer (&nodes[i], dyn_expr_node_unref);
+      return FALSE;
     }
   if (ok)
     ok = compile_slots (request, ctx, target ? &target->keys : NULL, slots, G_N_ELEMENTS (slots),
@@ -472,17 +491,37 @@ dyn_read_request_new (const DynTableKeys *keys,
       { DYN_EXPR_ROLE_PROJECTION, NULL, spec->projection, &projection },
     };
 
+    g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    g_autoptr(GHashTable) no_names = g_hash_table_new (g_str_hash, g_str_equal);
+    g_autoptr(GHashTable) no_values = g_hash_table_new (g_str_hash, g_str_equal);
+    gboolean any_text = FALSE;
+
+    /* The maps given are checked as DynamoDB checks them, and a placeholder
+     * no map defines is an error. */
+    if (!dyn_expr_check_maps (NULL, spec->names, spec->values, &error))
+      {
+        fail (self, error, NULL);
+        return g_steal_pointer (&self);
+      }
     for (guint i = 0; i < G_N_ELEMENTS (given); i++)
       {
         if (given[i].node != NULL)
           *given[i].out = dyn_expr_node_ref (given[i].node);
         else if (given[i].text != NULL &&
-                 (*given[i].out = parse_text (given[i].text, given[i].role, spec->names, spec->values,
-                                              &error)) == NULL)
+                 (*given[i].out = parse_text (given[i].text, given[i].role,
+                                              spec->names ? spec->names : no_names,
+                                              spec->values ? spec->values : no_values,
+                                              used, &error)) == NULL)
           {
             fail (self, error, dyn_expr_role_get_field (given[i].role));
             return g_steal_pointer (&self);
           }
+        any_text |= given[i].node == NULL && given[i].text != NULL;
+      }
+    if (any_text && !dyn_expr_check_maps (used, spec->names, spec->values, &error))
+      {
+        fail (self, error, NULL);
+        return g_steal_pointer (&self);
       }
   }
 

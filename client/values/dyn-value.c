@@ -313,6 +313,128 @@ dyn_number_canonicalize (const char *text)
   return number_parts_to_string (&parts);
 }
 
+/* Digit of @p at power of ten @e (0 outside its digits). */
+static int
+digit_at (const DynNumberParts *p,
+          gint64                e)
+{
+  gint64 i = p->msd_exp - e;
+
+  if (p->sign == 0 || i < 0 || i >= (gint64) p->n_digits)
+    return 0;
+  return p->digits[i] - '0';
+}
+
+char *
+dyn_number_add (const char  *a,
+                const char  *b,
+                gboolean     subtract,
+                GError     **error)
+{
+  DynNumberParts pa, pb;
+  DynNumberStatus status;
+  gint64 lo, hi, e;
+  int sa, sb, sign;
+  g_autofree int *sum = NULL;
+  gint64 width, first = 0, last = 0;
+  gboolean nonzero = FALSE;
+  GString *out;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+
+  if ((status = _dyn_number_parse (a, strlen (a), &pa)) != DYN_NUMBER_OK)
+    {
+      _dyn_number_set_error (error, status, a, strlen (a));
+      return NULL;
+    }
+  if ((status = _dyn_number_parse (b, strlen (b), &pb)) != DYN_NUMBER_OK)
+    {
+      _dyn_number_set_error (error, status, b, strlen (b));
+      return NULL;
+    }
+  sa = pa.sign;
+  sb = subtract ? -pb.sign : pb.sign;
+  if (sa == 0 && sb == 0)
+    return g_strdup ("0");
+
+  /* Powers of ten from lo to hi (one more for the carry). */
+  lo = G_MAXINT64;
+  hi = G_MININT64;
+  if (sa != 0)
+    lo = MIN (lo, pa.msd_exp - (gint64) pa.n_digits + 1), hi = MAX (hi, pa.msd_exp);
+  if (sb != 0)
+    lo = MIN (lo, pb.msd_exp - (gint64) pb.n_digits + 1), hi = MAX (hi, pb.msd_exp);
+  hi++;
+  width = hi - lo + 1;
+  sum = g_new0 (int, width);
+
+  /* Magnitudes: the larger minus (or plus) the smaller. */
+  {
+    int cmp = 0;
+    const DynNumberParts *big = &pa, *small = &pb;
+    int sbig = sa, ssmall = sb;
+    int carry = 0;
+
+    if (sa == 0 || sb == 0)
+      cmp = sa == 0 ? -1 : 1;
+    else
+      for (e = hi; e >= lo && cmp == 0; e--)
+        cmp = digit_at (&pa, e) - digit_at (&pb, e);
+    if (cmp < 0)
+      {
+        big = &pb, small = &pa;
+        sbig = sb, ssmall = sa;
+      }
+    sign = sbig;
+    for (e = lo; e <= hi; e++)
+      {
+        int d = digit_at (big, e) + (ssmall == 0 ? 0 : (ssmall == sbig ? 1 : -1) * digit_at (small, e)) + carry;
+
+        carry = 0;
+        if (d < 0)
+          d += 10, carry = -1;
+        else if (d > 9)
+          d -= 10, carry = 1;
+        sum[e - lo] = d;
+      }
+  }
+
+  for (e = hi; e >= lo; e--)
+    if (sum[e - lo] != 0)
+      {
+        if (!nonzero)
+          first = e;
+        nonzero = TRUE;
+        last = e;
+      }
+  if (!nonzero)
+    return g_strdup ("0");
+  if (first - last + 1 > DYN_NUMBER_MAX_DIGITS)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                   /* Translators: %s and %s are numbers, %c is + or - */
+                   _("%s %c %s needs more than 38 significant digits"), a, subtract ? '-' : '+', b);
+      return NULL;
+    }
+  if (first > DYN_NUMBER_MAX_EXP || first < DYN_NUMBER_MIN_EXP)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                   /* Translators: %s and %s are numbers, %c is + or - */
+                   _("%s %c %s leaves DynamoDB's number range (1E-130 to 9.9999999999999999999999999999999999999E+125)"),
+                   a, subtract ? '-' : '+', b);
+      return NULL;
+    }
+  out = g_string_new (sign < 0 ? "-" : "");
+  for (e = first; e >= last; e--)
+    {
+      g_string_append_c (out, '0' + sum[e - lo]);
+      if (e == first && e != last)
+        g_string_append_c (out, '.');
+    }
+  g_string_append_printf (out, "E%" G_GINT64_FORMAT, first);
+  return g_string_free (out, FALSE);
+}
+
 /* Base64 (RFC 4648, standard alphabet, padded). */
 
 static const guint8 b64_rev[256] = {

@@ -90,6 +90,11 @@ int           dyn_value_compare           (const DynValue *a, const DynValue *b)
 gboolean      dyn_number_validate         (const char *text, GError **error);
 int           dyn_number_compare          (const char *a, const char *b);   /* exact */
 char         *dyn_number_canonicalize     (const char *text) G_GNUC_WARN_UNUSED_RESULT; /* as DynamoDB stores it */
+/* @a + @b, or @a - @b, exactly as DynamoDB computes it; NULL with
+ * DYN_ERROR_INVALID_VALUE when the result needs more than 38 digits or
+ * leaves DynamoDB's number range. */
+char         *dyn_number_add              (const char *a, const char *b, gboolean subtract,
+                                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /* DynamoDB JSON ("{"S":"x"}"), the wire format. */
 DynValue     *dyn_value_from_ddb_json     (JsonNode *node, GError **error) G_GNUC_WARN_UNUSED_RESULT;
