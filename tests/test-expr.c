@@ -850,9 +850,16 @@ test_condition_rules (void)
   {
     g_autoptr(GString) text = g_string_new (NULL);
 
-    for (guint i = 0; i < 500; i++)
-      g_string_append_printf (text, "%sa = %u", i ? " OR " : "", i);
+    /* 150 comparisons of a deep path (299 operators), compiled to more
+     * than 4096 bytes. */
+    for (guint i = 0; i < 150; i++)
+      g_string_append_printf (text, "%sa.b.c.d.e.f.g.h = %u", i ? " OR " : "", i);
     assert_rule_error (text->str, DYN_EXPR_ROLE_FILTER, NULL, "the limit is 4096 bytes");
+    g_string_truncate (text, 0);
+    /* 151 comparisons joined by 150 ORs: 301 operators. */
+    for (guint i = 0; i < 151; i++)
+      g_string_append_printf (text, "%sa = %u", i ? " OR " : "", i);
+    assert_rule_error (text->str, DYN_EXPR_ROLE_FILTER, NULL, "301 operators and functions; the limit is 300");
   }
 
   /* A Query's filter cannot name the key; a Scan's can. */

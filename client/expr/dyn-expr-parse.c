@@ -67,6 +67,8 @@ typedef struct {
    * only DynamoDB refuses (a bare reserved word, "_name", "((…))") is an
    * error: the first such, kept until the end. */
   gboolean     extension;
+  gsize        extension_at;
+  gboolean     placeholder_seen;
   GError      *dynamodb_error;
   glong        dynamodb_error_offset;
 } Parser;
@@ -301,6 +303,7 @@ lex_placeholder (Parser *p,
       return FALSE;
     }
   t->kind = p->src[start] == '#' ? TOK_NAME_PH : TOK_VALUE_PH;
+  p->placeholder_seen = TRUE;
   t->text = g_strndup (p->src + start, i - start);
   t->text_len = i - start;
   t->end = i;
@@ -477,6 +480,8 @@ peek (Parser *p)
             return t;
           }
         t->kind = TOK_QNAME;
+        if (!p->extension)
+          p->extension_at = i;
         p->extension = TRUE;
         t->text_len = s->len;
         t->text = g_string_free (s, FALSE);
@@ -723,6 +728,8 @@ parse_literal (Parser *p)
 
   if (p->error != NULL)
     return NULL;
+  if (!p->extension)
+    p->extension_at = at;
   p->extension = TRUE;
   if (p->depth > DYN_EXPR_MAX_PATH_DEPTH)
     {
@@ -1936,9 +1943,6 @@ dyn_expr_parse_full (const char  *text,
   p.names = names;
   p.values = values;
   p.used = used;
-  /* Without maps placeholders stay unresolved: that is Dynoscope's syntax
-   * (the builder's text), never a request as DynamoDB reads it. */
-  p.extension = names == NULL && values == NULL;
 
   if (peek (&p)->kind == TOK_EOF && p.error == NULL)
     fail_at (&p, 0, _("the expression is empty at character %ld"));
@@ -1968,14 +1972,25 @@ dyn_expr_parse_full (const char  *text,
         }
     }
 
-  if (p.error == NULL && !p.extension && p.len > DYN_EXPR_MAX_LENGTH)
-    /* Translators: %d is DynamoDB's limit (4096), %ld the first character past it */
-    refuse_in_dynamodb (&p, DYN_EXPR_MAX_LENGTH, _("the expression is longer than %d bytes at character %ld"),
-                        DYN_EXPR_MAX_LENGTH);
-  if (p.error == NULL && !p.extension && p.dynamodb_error != NULL)
+  /* Which language the text is: with maps (a request) and a placeholder or
+   * none of Dynoscope's forms, DynamoDB's, read exactly as DynamoDB reads it;
+   * else Dynoscope's (without maps placeholders stay unresolved: the
+   * builder's text, never a request). */
+  if (p.error == NULL && (names != NULL || values != NULL) && (p.placeholder_seen || !p.extension))
     {
-      p.error = g_steal_pointer (&p.dynamodb_error);
-      p.error_offset = p.dynamodb_error_offset;
+      if (p.extension)
+        fail_at (&p, p.extension_at, _("an inline value or `name` cannot be mixed with #name and :value "
+                                       "placeholders (with placeholders the expression is DynamoDB's syntax) at "
+                                       "character %ld"));
+      else if (p.len > DYN_EXPR_MAX_LENGTH)
+        /* Translators: %d is DynamoDB's limit (4096), %ld the first character past it */
+        fail_at (&p, DYN_EXPR_MAX_LENGTH, _("the expression is longer than %d bytes at character %ld"),
+                 DYN_EXPR_MAX_LENGTH);
+      else if (p.dynamodb_error != NULL)
+        {
+          p.error = g_steal_pointer (&p.dynamodb_error);
+          p.error_offset = p.dynamodb_error_offset;
+        }
     }
   parser_finish (&p);
   if (p.error != NULL)

@@ -264,6 +264,32 @@ check_between_bounds (DynExprNode  *node,
   return TRUE;
 }
 
+/* Operators as DynamoDB counts them in a condition: each comparison,
+ * BETWEEN, IN, function (size too), NOT, and each AND or OR joining two
+ * conditions. */
+static guint
+count_operators (DynExprNode *node)
+{
+  guint n = 0;
+
+  switch (node->kind)
+    {
+    case DYN_EXPR_PATH:
+    case DYN_EXPR_VALUE:
+      return 0;
+    case DYN_EXPR_AND:
+    case DYN_EXPR_OR:
+      n = node->children->len > 0 ? node->children->len - 1 : 0;
+      break;
+    default:
+      n = 1;
+      break;
+    }
+  for (guint i = 0; i < node->children->len; i++)
+    n += count_operators (node->children->pdata[i]);
+  return n;
+}
+
 static gboolean
 check_condition (Checker      *c,
                  DynExprNode  *node,
@@ -274,6 +300,19 @@ check_condition (Checker      *c,
     {
       _dyn_expr_set_error_at (error, node->offset, _("the expression is nested too deeply"));
       return FALSE;
+    }
+  if (depth == 0)
+    {
+      guint n = count_operators (node);
+
+      if (n > DYN_EXPR_MAX_UPDATE_OPS)
+        {
+          _dyn_expr_set_error_at (error, node->offset,
+                                  /* Translators: %u is how many the condition uses, %d DynamoDB's limit (300) */
+                                  _("the condition uses %u operators and functions; the limit is %d"),
+                                  n, DYN_EXPR_MAX_UPDATE_OPS);
+          return FALSE;
+        }
     }
 
   switch (node->kind)
@@ -715,6 +754,15 @@ _dyn_expr_check_key_value (DynExprNode   *v,
         /* Translators: the first %s is a key attribute, the second a DynamoDB type (N, B, L …) */
         _dyn_expr_set_error_at (error, v->offset, _("the key %s is a string, but the value is of type %s"),
                                 key, type);
+      return FALSE;
+    }
+  if (v->value != NULL &&
+      ((key_type == DYN_VALUE_S && dyn_value_get_string_length (v->value) == 0) ||
+       (key_type == DYN_VALUE_B && g_bytes_get_size (dyn_value_get_binary (v->value)) == 0)))
+    {
+      _dyn_expr_set_error_at (error, v->offset,
+                              /* Translators: %s is a key attribute's name */
+                              _("a value compared with the key %s cannot be empty"), key);
       return FALSE;
     }
   return TRUE;
