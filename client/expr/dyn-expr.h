@@ -27,8 +27,16 @@ G_BEGIN_DECLS
  *    lists [1, "a"]; maps {"k": 1}.
  * Keywords (AND OR NOT BETWEEN IN SET REMOVE ADD DELETE) are case-insensitive
  * and must be backquoted to be used as names; function names are
- * case-sensitive. A list index follows its path without a space ("a[0]";
- * in "ADD a [1]" the list is a value). Strings cannot contain \u0000.
+ * case-sensitive. A list index may follow its path after a space, except
+ * after ADD's or DELETE's path where "ADD a [1]" is a list value (and
+ * "ADD a [1] :v" an index). Strings cannot contain \u0000.
+ *
+ * Parsed with maps (a request: dyn_expr_parse() with @names or @values), a
+ * text that uses a placeholder, or none of the inline forms above, is
+ * DynamoDB's language and is refused where DynamoDB refuses it: bare
+ * reserved words, names DynamoDB's lexer does not read ("_a"), "((…))",
+ * leading zeros in an index, more than 4096 bytes; inline forms mixed with
+ * placeholders are an error. Without maps the text is always Dynoscope's.
  */
 
 /**
