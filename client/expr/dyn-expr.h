@@ -325,6 +325,9 @@ const char   *dyn_key_schema_get_partition_key    (const DynKeySchema *self, gui
 /* How many sort attributes @self has (0–4). */
 guint         dyn_key_schema_get_n_sort_keys      (const DynKeySchema *self);
 const char   *dyn_key_schema_get_sort_key         (const DynKeySchema *self, guint i, DynValueType *type);
+/* All key attributes, the partition ones then the sort ones, in key order. */
+guint         dyn_key_schema_get_n_attributes     (const DynKeySchema *self);
+const char   *dyn_key_schema_get_attribute        (const DynKeySchema *self, guint i, DynValueType *type);
 /* Whether the key has more than one partition or more than one sort attribute. */
 gboolean      dyn_key_schema_is_multi_attribute   (const DynKeySchema *self);
 /* Whether @name is one of the key's attributes; *is_sort, *position (in the

@@ -60,6 +60,28 @@ dyn_key_schema_get_sort_key (const DynKeySchema *self,
   return i == 0 ? self->sort_key : self->more_sort[i - 1].name;
 }
 
+guint
+dyn_key_schema_get_n_attributes (const DynKeySchema *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return dyn_key_schema_get_n_partition_keys (self) + dyn_key_schema_get_n_sort_keys (self);
+}
+
+const char *
+dyn_key_schema_get_attribute (const DynKeySchema *self,
+                              guint               i,
+                              DynValueType       *type)
+{
+  guint n_partition;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  n_partition = dyn_key_schema_get_n_partition_keys (self);
+  if (i < n_partition)
+    return dyn_key_schema_get_partition_key (self, i, type);
+  return dyn_key_schema_get_sort_key (self, i - n_partition, type);
+}
+
 gboolean
 dyn_key_schema_is_multi_attribute (const DynKeySchema *self)
 {
