@@ -116,6 +116,10 @@ cancel_load_action (GtkWidget  *widget,
     g_cancellable_cancel (self->load_cancellable);
 }
 
+/* win.follow-index (ss): an attribute and, as DynamoDB JSON, its value or
+ * the whole item (a map; a key's value never is one), which a
+ * multi-attribute key takes its other values from. Reads what the item
+ * shares by that key (dyn_table_keys_follow). */
 static void
 follow_index_action (GtkWidget  *widget,
                      const char *action_name,
@@ -125,12 +129,9 @@ follow_index_action (GtkWidget  *widget,
   const char *name = NULL, *json = NULL;
   g_autoptr(DynValue) value = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(DynExprPath) path = NULL;
-  g_autofree char *path_text = NULL;
-  g_autofree char *literal = NULL;
+  g_autoptr(DynExprNode) condition = NULL;
   g_autofree char *text = NULL;
-  const char *index = NULL;
-  gboolean found = FALSE;
+  g_autofree char *index = NULL;
 
   g_variant_get (parameter, "(&s&s)", &name, &json);
   {
@@ -144,31 +145,13 @@ follow_index_action (GtkWidget  *widget,
       _dyn_window_show_error (self, _("Following the key"), error);
       return;
     }
-  /* The table itself when the attribute is its partition key, else the first
-   * index keyed by it. */
-  if (g_strcmp0 (self->keys->table.keys.partition_key, name) == 0)
-    found = TRUE;
-  for (guint i = 0; !found && i < self->keys->indexes->len; i++)
+  condition = dyn_table_keys_follow (self->keys, name, value, &index, &error);
+  if (condition == NULL)
     {
-      DynIndexInfo *info = self->keys->indexes->pdata[i];
-
-      if (g_strcmp0 (info->keys.partition_key, name) == 0)
-        {
-          index = info->name;
-          found = TRUE;
-        }
-    }
-  if (!found)
-    {
-      g_autoptr(GError) not_key = g_error_new (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                                               _("%s is not the partition key of the table or an index"), name);
-      _dyn_window_show_error (self, _("Following the key"), not_key);
+      _dyn_window_show_error (self, _("Following the key"), error);
       return;
     }
-  path = dyn_expr_path_new (name);
-  path_text = dyn_expr_path_to_string (path);
-  literal = dyn_expr_value_to_literal (value);
-  text = g_strdup_printf ("%s = %s", path_text, literal);
+  text = dyn_expr_node_to_string (condition);
   _dyn_window_select_index (self, index);
   dyn_expression_builder_set_text (self->builder, text);
   gtk_revealer_set_reveal_child (self->builder_revealer, TRUE);
@@ -184,6 +167,18 @@ _dyn_window_follow_key_cb (DynItemGrid *grid,
   g_autofree char *json = dyn_value_to_ddb_json_string (value);
 
   gtk_widget_activate_action (GTK_WIDGET (self), "win.follow-index", "(ss)", name, json);
+}
+
+gboolean
+_dyn_window_follow_item_cb (DynItemGrid *grid,
+                            const char  *name,
+                            DynValue    *item,
+                            DynWindow   *self)
+{
+  g_autofree char *json = dyn_value_to_ddb_json_string (item);
+
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.follow-index", "(ss)", name, json);
+  return TRUE;
 }
 
 void

@@ -282,29 +282,22 @@ static void
 fill_indexes (DynWindow *self)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  g_autoptr(GPtrArray) links = g_ptr_array_new ();
+  g_auto(GStrv) links = NULL;
 
   g_ptr_array_add (names, (gpointer) _("Table"));
   if (self->keys != NULL)
     {
-      g_ptr_array_add (links, self->keys->table.keys.partition_key);
+      links = dyn_table_keys_get_link_attributes (self->keys);
       for (guint i = 0; i < self->keys->indexes->len; i++)
-        {
-          DynIndexInfo *info = self->keys->indexes->pdata[i];
-
-          g_ptr_array_add (names, info->name);
-          if (!g_ptr_array_find_with_equal_func (links, info->keys.partition_key, g_str_equal, NULL))
-            g_ptr_array_add (links, info->keys.partition_key);
-        }
+        g_ptr_array_add (names, ((DynIndexInfo *) self->keys->indexes->pdata[i])->name);
     }
   g_ptr_array_add (names, NULL);
-  g_ptr_array_add (links, NULL);
   self->updating_indexes = TRUE;
   gtk_string_list_splice (self->index_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->index_names)),
                           (const char * const *) names->pdata);
   self->updating_indexes = FALSE;
   sync_index_menu (self);
-  dyn_item_grid_set_link_attributes (self->grid, (const char * const *) links->pdata);
+  dyn_item_grid_set_link_attributes (self->grid, (const char * const *) links);
 }
 
 void

@@ -114,6 +114,7 @@ enum {
 /* dyn-window-actions.c */
 void _dyn_window_class_actions_init (GtkWidgetClass *widget_class);
 void _dyn_window_follow_key_cb (DynItemGrid *grid, const char *name, DynValue *value, DynWindow *self);
+gboolean _dyn_window_follow_item_cb (DynItemGrid *grid, const char *name, DynValue *item, DynWindow *self);
 void _dyn_window_near_end_cb (DynItemGrid *grid, DynWindow *self);
 void _dyn_window_removed_cb (GObject *source, GAsyncResult *result, gpointer user_data);
 void _dyn_window_show_side_page (DynWindow *self, const char *name, gboolean toggle);

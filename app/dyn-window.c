@@ -282,10 +282,8 @@ selected_item_cb (DynItemGrid *grid,
 
   if (item != NULL)
     {
-      DynValue *pk = dyn_item_object_get_partition_key_value (item);
-      DynValue *sk = dyn_item_object_get_sort_key_value (item);
-      g_autofree char *a = pk ? dyn_value_format_cell (pk, DYN_BINARY_FORMAT_BASE64, 80) : NULL;
-      g_autofree char *b = sk ? dyn_value_format_cell (sk, DYN_BINARY_FORMAT_BASE64, 80) : NULL;
+      g_autofree char *a = dyn_item_object_format_key (item, FALSE, 80);
+      g_autofree char *b = dyn_item_object_format_key (item, TRUE, 80);
 
       title = b ? g_strdup_printf ("%s · %s", a ? a : "", b) : g_strdup (a);
       if (!gtk_widget_get_visible (GTK_WIDGET (self->side_stack)))
@@ -517,6 +515,7 @@ dyn_window_init (DynWindow *self)
   g_signal_connect (self->sidebar, "table-activated", G_CALLBACK (table_activated_cb), self);
   g_signal_connect (self->grid, "notify::selected-item", G_CALLBACK (selected_item_cb), self);
   g_signal_connect (self->grid, "follow-key", G_CALLBACK (_dyn_window_follow_key_cb), self);
+  g_signal_connect (self->grid, "follow-item", G_CALLBACK (_dyn_window_follow_item_cb), self);
   g_signal_connect (self->grid, "near-end", G_CALLBACK (_dyn_window_near_end_cb), self);
   g_signal_connect (self->grid, "edit-failed", G_CALLBACK (_dyn_window_grid_edit_failed_cb), self);
   g_signal_connect (self->grid, "edit-item", G_CALLBACK (_dyn_window_grid_edit_item_cb), self);

@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "dyn-test-util.h"
+#include "dyn-multikey-cases.h"
+#include "dyn-read-request.h"
+#include "dyn-table.h"
 
 typedef struct
 {
@@ -779,6 +782,256 @@ test_apply_stats (void)
   g_assert_cmpuint (s_conflict.requests, >=, 1);
 }
 
+/* Multi-attribute GSI keys (issue 10) ---------------------------------------- */
+
+static DynTableKeys *
+keys_of_description (const char *describe_out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = json_from_string (describe_out, &error);
+  JsonObject *table;
+  DynTableKeys *keys;
+
+  g_assert_no_error (error);
+  table = json_object_get_object_member (json_node_get_object (root), "Table");
+  g_assert_nonnull (table);
+  keys = dyn_table_keys_from_description (table, &error);
+  g_assert_no_error (error);
+  return keys;
+}
+
+/* create-table --gsi with several HASH and RANGE attributes: what DescribeTable
+ * then says, and what is refused before anything is sent. */
+static void
+test_multikey_create_table (void)
+{
+  g_auto(Run) create = { 0 }, describe = { 0 }, five = { 0 }, types = { 0 }, twice = { 0 }, gone = { 0 };
+  g_auto(Run) help = { 0 };
+  g_autofree char *table = NULL;
+  g_autofree char *refused = NULL;
+  g_autoptr(DynTableKeys) keys = NULL;
+  const DynIndexInfo *info;
+
+  if (!have_server ())
+    return;
+  table = dyn_test_table_name ("cli-multikey");
+  CLI (&create, NULL, "create-table", table, "--pk", "pk:S", "--sk", "sk:S",
+       "--gsi", "ByTenant:tenant:S+site:N:kind:S+seq:N",
+       "--gsi", "Wide:h1:S+h2:S+h3:S+h4:B:r1:S+r2:N+r3:S+r4:S",
+       "--gsi", "ByKind:kind:S");
+  g_assert_cmpint (create.status, ==, 0);
+
+  CLI (&describe, NULL, "describe", table);
+  g_assert_cmpint (describe.status, ==, 0);
+  keys = keys_of_description (describe.out);
+  info = dyn_table_keys_lookup (keys, "ByTenant");
+  g_assert_nonnull (info);
+  g_assert_cmpuint (dyn_key_schema_get_n_partition_keys (&info->keys), ==, 2);
+  g_assert_cmpstr (dyn_key_schema_get_partition_key (&info->keys, 1, NULL), ==, "site");
+  g_assert_cmpuint (dyn_key_schema_get_n_sort_keys (&info->keys), ==, 2);
+  g_assert_cmpstr (dyn_key_schema_get_sort_key (&info->keys, 1, NULL), ==, "seq");
+  info = dyn_table_keys_lookup (keys, "Wide");
+  g_assert_cmpuint (dyn_key_schema_get_n_partition_keys (&info->keys), ==, 4);
+  g_assert_cmpuint (dyn_key_schema_get_n_sort_keys (&info->keys), ==, 4);
+  {
+    DynValueType type = DYN_VALUE_S;
+
+    g_assert_cmpstr (dyn_key_schema_get_partition_key (&info->keys, 3, &type), ==, "h4");
+    g_assert_cmpint (type, ==, DYN_VALUE_B);
+    g_assert_cmpstr (dyn_key_schema_get_sort_key (&info->keys, 1, &type), ==, "r2");
+    g_assert_cmpint (type, ==, DYN_VALUE_N);
+  }
+  /* kind is defined once, for both indexes. */
+  {
+    g_autoptr(JsonNode) root = json_from_string (describe.out, NULL);
+    JsonArray *defs = json_object_get_array_member (json_object_get_object_member (json_node_get_object (root),
+                                                                                   "Table"),
+                                                    "AttributeDefinitions");
+    guint kinds = 0;
+
+    for (guint i = 0; i < json_array_get_length (defs); i++)
+      kinds += g_str_equal (json_object_get_string_member (json_array_get_object_element (defs, i),
+                                                           "AttributeName"), "kind");
+    g_assert_cmpuint (kinds, ==, 1);
+    g_assert_cmpuint (json_array_get_length (defs), ==, 14);
+  }
+
+  /* Refused before sending: nothing is created. */
+  refused = dyn_test_table_name ("cli-multikey-bad");
+  CLI (&five, NULL, "create-table", refused, "--pk", "pk:S", "--gsi", "Five:a:S+b:S+c:S+d:S+e:S");
+  g_assert_cmpint (five.status, !=, 0);
+  g_assert_nonnull (strstr (five.err, "an index has at most 4 partition key attributes"));
+  CLI (&types, NULL, "create-table", refused, "--pk", "pk:S", "--gsi", "ByPk:pk:N");
+  g_assert_cmpint (types.status, !=, 0);
+  g_assert_nonnull (strstr (types.err, "pk is of type N here but of type S in another key"));
+  CLI (&twice, NULL, "create-table", refused, "--pk", "pk:S", "--gsi", "Twice:a:S:a:S");
+  g_assert_cmpint (twice.status, !=, 0);
+  g_assert_nonnull (strstr (twice.err, "the attribute a is in the key twice"));
+  CLI (&gone, NULL, "describe", refused);
+  g_assert_cmpint (gone.status, !=, 0);
+  g_assert_nonnull (strstr (gone.err, "ResourceNotFoundException"));
+
+  /* The syntax is in --help. */
+  cli_run (&help, NULL, (const char * const[]) { "--help", NULL });
+  g_assert_nonnull (strstr (help.out, "[--gsi NAME:PK:TYPE[+PK2:TYPE…][:SK:TYPE[+SK2:TYPE…]]]"));
+}
+
+/* Query, plan and scan of a multi-attribute index through the command line. */
+static void
+test_multikey_query (void)
+{
+  g_auto(Run) create = { 0 }, load = { 0 }, query = { 0 }, plan = { 0 }, bad = { 0 }, scan = { 0 }, desc = { 0 };
+  g_auto(Run) cond = { 0 }, gap = { 0 };
+  g_autofree char *table = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *items =
+    "{\"pk\":{\"S\":\"o1\"},\"sk\":{\"S\":\"l1\"},\"tenant\":{\"S\":\"acme\"},\"site\":{\"N\":\"1\"},"
+    "\"kind\":{\"S\":\"order\"},\"seq\":{\"N\":\"10\"}}\n"
+    "{\"pk\":{\"S\":\"o1\"},\"sk\":{\"S\":\"l2\"},\"tenant\":{\"S\":\"acme\"},\"site\":{\"N\":\"1\"},"
+    "\"kind\":{\"S\":\"order\"},\"seq\":{\"N\":\"9\"}}\n"
+    "{\"pk\":{\"S\":\"o2\"},\"sk\":{\"S\":\"l1\"},\"tenant\":{\"S\":\"acme\"},\"site\":{\"N\":\"1\"},"
+    "\"kind\":{\"S\":\"invoice\"},\"seq\":{\"N\":\"1\"}}\n"
+    "{\"pk\":{\"S\":\"o3\"},\"sk\":{\"S\":\"l1\"},\"tenant\":{\"S\":\"acme\"},\"site\":{\"N\":\"2\"},"
+    "\"kind\":{\"S\":\"order\"},\"seq\":{\"N\":\"1\"}}\n"
+    /* without site: not in the index */
+    "{\"pk\":{\"S\":\"o4\"},\"sk\":{\"S\":\"l1\"},\"tenant\":{\"S\":\"acme\"},"
+    "\"kind\":{\"S\":\"order\"},\"seq\":{\"N\":\"1\"}}\n";
+
+  if (!have_server ())
+    return;
+  table = dyn_test_table_name ("cli-multikey-q");
+  CLI (&create, NULL, "create-table", table, "--pk", "pk:S", "--sk", "sk:S",
+       "--gsi", "ByTenant:tenant:S+site:N:kind:S+seq:N");
+  g_assert_cmpint (create.status, ==, 0);
+  CLI (&load, items, "batch-write", table);
+  g_assert_cmpint (load.status, ==, 0);
+
+  /* Both partition attributes: the items of acme at site 1, by kind then seq. */
+  CLI (&query, NULL, "query", table, "--index", "ByTenant", "--key-condition", "site = 1 AND tenant = \"acme\"");
+  g_assert_cmpint (query.status, ==, 0);
+  lines = g_strsplit (query.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_nonnull (strstr (lines[0], "\"invoice\""));
+  g_assert_nonnull (strstr (lines[1], "\"N\":\"9\""));
+  g_assert_nonnull (strstr (lines[2], "\"N\":\"10\""));
+
+  CLI (&desc, NULL, "query", table, "--index", "ByTenant", "--desc", "--key-condition",
+       "tenant = \"acme\" AND site = 1 AND kind = \"order\" AND seq > 5");
+  g_assert_cmpint (desc.status, ==, 0);
+  g_assert_cmpuint (count_lines (desc.out), ==, 2);
+  g_assert_true (strstr (desc.out, "\"N\":\"10\"") < strstr (desc.out, "\"N\":\"9\""));
+
+  CLI (&plan, NULL, "plan", table, "--index", "ByTenant", "--key-condition",
+       "kind = \"order\" AND tenant = \"acme\" AND seq >= 9 AND site = 1", "--filter", "note = 7");
+  g_assert_cmpint (plan.status, ==, 0);
+  g_assert_nonnull (strstr (plan.out, "operation: Query\n"));
+  g_assert_nonnull (strstr (plan.out, "reason: Query on index ByTenant: partition key tenant = \"acme\" AND "
+                                      "site = 1, sort key kind = \"order\" AND seq >= 9\n"));
+  g_assert_nonnull (strstr (plan.out, "\"FilterExpression\":\"#n = :n\""));
+
+  /* A filter alone on the table: a Scan, and the index that would Query it. */
+  CLI (&cond, NULL, "plan", table, "--filter", "tenant = \"acme\" AND site = 1");
+  g_assert_cmpint (cond.status, ==, 0);
+  g_assert_nonnull (strstr (cond.out, "operation: Scan\n"));
+  g_assert_nonnull (strstr (cond.out, "suggestion: Query on index ByTenant possible\n"));
+  g_assert_nonnull (strstr (cond.out, "suggested key condition: tenant = \"acme\" AND site = 1\n"));
+
+  /* Refused before sending, with DynamoDB's reason and the position. */
+  CLI (&bad, NULL, "query", table, "--index", "ByTenant", "--key-condition", "tenant = \"acme\"");
+  g_assert_cmpint (bad.status, !=, 0);
+  g_assert_nonnull (strstr (bad.err, "KeyConditionExpression: a key condition needs an equality on each partition "
+                                     "key attribute of the index; there is none on site at character 1"));
+  CLI (&gap, NULL, "query", table, "--index", "ByTenant", "--key-condition",
+       "tenant = \"acme\" AND site = 1 AND seq > 5");
+  g_assert_cmpint (gap.status, !=, 0);
+  g_assert_nonnull (strstr (gap.err, "the sort key attribute seq has a condition, so each one before it needs an "
+                                     "equality; there is none on kind at character 34"));
+
+  /* The index holds the items with every key attribute. */
+  CLI (&scan, NULL, "scan", table, "--index", "ByTenant");
+  g_assert_cmpint (scan.status, ==, 0);
+  g_assert_cmpuint (count_lines (scan.out), ==, 4);
+}
+
+/* Each key condition of dyn-multikey-cases.h, sent to DynamoDB Local as it
+ * is: its verdict is the one the cases (and Dynoscope) give. */
+static void
+test_multikey_oracle (void)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  g_autoptr(DynClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *table = NULL;
+  g_autofree char *params = NULL;
+  g_autoptr(DynTableKeys) keys = NULL;
+  g_autoptr(DynResponse) described = NULL;
+  const char *values[][2] = {
+    { ":s", "{\"S\":\"x\"}" }, { ":t", "{\"S\":\"y\"}" }, { ":n", "{\"N\":\"1\"}" }, { ":m", "{\"N\":\"2\"}" },
+  };
+
+  if (server == NULL)
+    return;
+  client = dyn_test_client_new (server);
+  table = dyn_test_table_name ("cli-multikey-oracle");
+  params = g_strdup_printf (DYN_MULTIKEY_TABLE_JSON, table);
+  g_assert_true (dyn_test_create_table_json (client, table, params, &error));
+  g_assert_no_error (error);
+  described = dyn_test_callf (client, "DescribeTable", &error, "{\"TableName\":\"%s\"}", table);
+  g_assert_no_error (error);
+  keys = dyn_table_keys_from_description (json_object_get_object_member (json_node_get_object (described->root),
+                                                                         "Table"), &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (dyn_multikey_cases); i++)
+    {
+      const DynMultiKeyCase *c = &dyn_multikey_cases[i];
+      g_autoptr(GString) vals = g_string_new ("{");
+      g_autoptr(GHashTable) value_map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                               (GDestroyNotify) dyn_value_unref);
+      g_autoptr(DynResponse) response = NULL;
+      g_autoptr(GError) server_error = NULL;
+      g_autoptr(GError) our_error = NULL;
+      g_autoptr(DynExprNode) node = NULL;
+      g_autofree char *escaped = g_strescape (c->condition, NULL);
+      gboolean ours;
+
+      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+        {
+          const char *at = strstr (c->condition, values[v][0]);
+          g_autoptr(JsonNode) json = NULL;
+
+          if (at == NULL)
+            continue;
+          g_string_append_printf (vals, "%s\"%s\":%s", vals->len > 1 ? "," : "", values[v][0], values[v][1]);
+          json = json_from_string (values[v][1], NULL);
+          g_hash_table_insert (value_map, g_strdup (values[v][0]), dyn_value_from_ddb_json (json, NULL));
+        }
+      g_string_append (vals, "}");
+      response = dyn_test_callf (client, "Query", &server_error,
+                                 "{\"TableName\":\"%s\",\"IndexName\":\"%s\",\"KeyConditionExpression\":\"%s\","
+                                 "\"ExpressionAttributeValues\":%s}", table, c->index, escaped, vals->str);
+      node = dyn_expr_parse (c->condition, DYN_EXPR_ROLE_KEY_CONDITION, NULL, value_map, NULL, &our_error);
+      g_assert_no_error (our_error);
+      ours = dyn_expr_validate_key_condition (keys, c->index, node, &our_error);
+      g_test_message ("%s on %s: DynamoDB %s; Dynoscope %s", c->condition, c->index,
+                      response ? "accepts" : server_error->message, ours ? "accepts" : our_error->message);
+      if (c->refusal == NULL)
+        {
+          if (response == NULL)
+            g_error ("%s on %s: DynamoDB Local refuses: %s", c->condition, c->index, server_error->message);
+          g_assert_true (ours);
+        }
+      else
+        {
+          if (response != NULL)
+            g_error ("%s on %s: DynamoDB Local accepts it", c->condition, c->index);
+          dyn_test_assert_service_error (server_error, DYN_ERROR_VALIDATION, "ValidationException");
+          g_assert_false (ours);
+        }
+    }
+  g_assert_true (dyn_test_delete_table (client, table, NULL));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -799,6 +1052,9 @@ main (int    argc,
   g_test_add_func ("/dyn/cli/limit-with-filter", test_limit_with_filter);
   g_test_add_func ("/dyn/cli/apply-stats", test_apply_stats);
   g_test_add_func ("/dyn/cli/plan-local-index", test_plan_local_index);
+  g_test_add_func ("/dyn/cli/multikey/create-table", test_multikey_create_table);
+  g_test_add_func ("/dyn/cli/multikey/query", test_multikey_query);
+  g_test_add_func ("/dyn/cli/multikey/oracle", test_multikey_oracle);
 
   return g_test_run ();
 }

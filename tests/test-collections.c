@@ -1189,6 +1189,218 @@ test_big (void)
     }
 }
 
+/* Multi-attribute keys (issue 10) -------------------------------------------
+ *
+ * A global secondary index keyed by tenant S + site N, sorted by kind S +
+ * seq N: the items of one tenant and site are one collection, ordered by
+ * kind, then seq, as DynamoDB returns them. */
+
+static DynCollectionModel *
+multikey_model (gboolean descending)
+{
+  DynKeySchema keys = { 0 };
+  DynCollectionModel *model;
+
+  dyn_key_schema_append (&keys, FALSE, "tenant", DYN_VALUE_S);
+  dyn_key_schema_append (&keys, FALSE, "site", DYN_VALUE_N);
+  dyn_key_schema_append (&keys, TRUE, "kind", DYN_VALUE_S);
+  dyn_key_schema_append (&keys, TRUE, "seq", DYN_VALUE_N);
+  model = dyn_collection_model_new_for_schema (&keys, descending);
+  dyn_key_schema_clear (&keys);
+  return model;
+}
+
+/* An order line: its table key pk/sk, the index key, a note. */
+static DynValue *
+mk_item (const char *pk,
+         const char *tenant,
+         const char *site,
+         const char *kind,
+         const char *seq)
+{
+  g_autoptr(GString) json = g_string_new (NULL);
+
+  g_string_append_printf (json, "{\"note\":{\"S\":\"%s\"},\"pk\":{\"S\":\"%s\"},\"sk\":{\"S\":\"x\"}", pk, pk);
+  if (tenant != NULL)
+    g_string_append_printf (json, ",\"tenant\":{\"S\":\"%s\"}", tenant);
+  if (site != NULL)
+    g_string_append_printf (json, ",\"site\":{\"N\":\"%s\"}", site);
+  if (kind != NULL)
+    g_string_append_printf (json, ",\"kind\":{\"S\":\"%s\"}", kind);
+  if (seq != NULL)
+    g_string_append_printf (json, ",\"seq\":{\"N\":\"%s\"}", seq);
+  g_string_append (json, "}");
+  return dyn_test_item (json->str);
+}
+
+static DynValue *
+tenant_site (const char *tenant,
+             const char *site)
+{
+  DynValue *list = dyn_value_new_list ();
+
+  dyn_value_list_take (list, dyn_value_new_string (tenant));
+  dyn_value_list_take (list, dyn_value_new_number (site, NULL));
+  return list;
+}
+
+/* The pk of each item of @coll, joined by spaces. */
+static char *
+collection_pks (DynCollection *coll)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < dyn_collection_get_n_items (coll); i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, ' ');
+      g_string_append (out, obj_string (dyn_collection_peek_item (coll, i), "pk"));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_multikey_grouping (void)
+{
+  g_autoptr(DynCollectionModel) model = multikey_model (FALSE);
+  g_autoptr(GPtrArray) page1 = dyn_test_item_array_new ();
+  g_autoptr(GPtrArray) page2 = dyn_test_item_array_new ();
+  g_autoptr(DynValue) acme1 = tenant_site ("acme", "1");
+  g_autoptr(DynValue) acme1b = tenant_site ("acme", "1.0");
+  g_autoptr(DynValue) acme2 = tenant_site ("acme", "2");
+  const char * const *attributes;
+  const char *expected_keys[] = { "tenant", "site", NULL };
+  DynCollection *coll;
+  g_autofree char *order = NULL;
+  g_autofree char *key_text = NULL;
+  DynItemObject *obj;
+  Watched w;
+
+  g_assert_cmpstrv (dyn_collection_model_get_partition_keys (model), expected_keys);
+  g_assert_cmpstr (dyn_collection_model_get_partition_key (model), ==, "tenant");
+  g_assert_cmpstr (dyn_collection_model_get_sort_key (model), ==, "kind");
+  g_assert_cmpuint (g_strv_length ((GStrv) dyn_collection_model_get_sort_keys (model)), ==, 2);
+
+  /* Out of order within the collection; a number compares as a number. */
+  g_ptr_array_add (page1, mk_item ("a3", "acme", "1", "ORDER#b", "2"));
+  g_ptr_array_add (page1, mk_item ("a1", "acme", "1", "ORDER#a", "10"));
+  g_ptr_array_add (page1, mk_item ("b1", "acme", "2", "ORDER#a", "1"));
+  g_ptr_array_add (page1, mk_item ("a2", "acme", "1", "ORDER#b", "1"));
+  g_ptr_array_add (page1, mk_item ("a0", "acme", "1", "ORDER#a", "9"));
+  /* Without site: not in an index keyed by it; "(no key)". */
+  g_ptr_array_add (page1, mk_item ("n1", "acme", NULL, "ORDER#a", "1"));
+  watched_init (&w, model);
+  watched_append (&w, page1);
+
+  g_assert_cmpuint (dyn_collection_model_get_n_collections (model), ==, 3);
+  coll = dyn_collection_model_peek_collection (model, 0);
+  g_assert_cmpstr (dyn_collection_get_title (coll), ==, "acme · 1");
+  g_assert_true (dyn_value_equal (dyn_collection_get_partition_key_value (coll), acme1));
+  /* Equal numbers are one key, however written. */
+  g_assert_true (dyn_collection_model_lookup_collection (model, acme1) == coll);
+  g_assert_true (dyn_collection_model_lookup_collection (model, acme1b) == coll);
+  order = collection_pks (coll);
+  g_assert_cmpstr (order, ==, "a0 a1 a2 a3");
+  g_assert_cmpstr (dyn_collection_get_title (dyn_collection_model_peek_collection (model, 1)), ==, "acme · 2");
+  g_assert_true (dyn_collection_model_lookup_collection (model, acme2) ==
+                 dyn_collection_model_peek_collection (model, 1));
+  g_assert_null (dyn_collection_get_partition_key_value (dyn_collection_model_peek_collection (model, 2)));
+
+  /* A row shows its sort key's values; the type comes from its first one. */
+  obj = dyn_collection_peek_item (coll, 1);
+  g_assert_true (dyn_item_object_has_composite_key (obj, FALSE));
+  g_assert_true (dyn_item_object_has_composite_key (obj, TRUE));
+  key_text = dyn_item_object_format_key (obj, TRUE, 80);
+  g_assert_cmpstr (key_text, ==, "ORDER#a · 10");
+  g_clear_pointer (&key_text, g_free);
+  key_text = dyn_item_object_format_key (obj, FALSE, 80);
+  g_assert_cmpstr (key_text, ==, "acme · 1");
+  g_assert_cmpstr (dyn_item_object_get_entity_type (obj), ==, "ORDER");
+
+  /* Key attributes lead, in key order, whatever order the items had. */
+  attributes = dyn_collection_model_get_attributes (model, NULL);
+  g_assert_cmpstr (attributes[0], ==, "tenant");
+  g_assert_cmpstr (attributes[1], ==, "site");
+  g_assert_cmpstr (attributes[2], ==, "kind");
+  g_assert_cmpstr (attributes[3], ==, "seq");
+
+  /* A later page continues a collection in order. */
+  g_ptr_array_add (page2, mk_item ("a4", "acme", "1", "ORDER#b", "3"));
+  g_ptr_array_add (page2, mk_item ("a5", "acme", "1", "ORDER#a", "9.5"));
+  /* Without seq: sorts before the ORDER#b items with one. */
+  g_ptr_array_add (page2, mk_item ("a6", "acme", "1", "ORDER#b", NULL));
+  watched_append (&w, page2);
+  g_clear_pointer (&order, g_free);
+  order = collection_pks (coll);
+  g_assert_cmpstr (order, ==, "a0 a5 a1 a6 a2 a3 a4");
+  assert_collections_sorted (model);
+
+  /* Lookups: by the index key (binary search), by the table key (scan). */
+  {
+    g_autoptr(DynValue) by_index = mk_item ("?", "acme", "1", "ORDER#b", "2");
+    g_autoptr(DynValue) by_table = dyn_test_item ("{\"pk\":{\"S\":\"b1\"},\"sk\":{\"S\":\"x\"}}");
+    g_autoptr(DynValue) index_key = dyn_test_item ("{\"tenant\":{\"S\":\"acme\"},\"site\":{\"N\":\"1\"},"
+                                                   "\"kind\":{\"S\":\"ORDER#b\"},\"seq\":{\"N\":\"2\"}}");
+
+    g_assert_cmpstr (obj_string (dyn_collection_model_lookup (model, index_key), "pk"), ==, "a3");
+    g_assert_null (dyn_collection_model_lookup (model, by_index));   /* its pk "?" differs */
+    g_assert_cmpstr (obj_string (dyn_collection_model_lookup (model, by_table), "pk"), ==, "b1");
+  }
+
+  /* An edit of an index key attribute moves the row: seq within the
+   * collection, site to another one. */
+  {
+    g_autoptr(DynValue) later = mk_item ("a0", "acme", "1", "ORDER#c", "1");
+    g_autoptr(DynValue) elsewhere = mk_item ("a1", "acme", "2", "ORDER#a", "10");
+    DynItemObject *a0 = dyn_collection_peek_item (coll, 0);
+    DynItemObject *a1 = dyn_collection_peek_item (coll, 2);
+    DynCollection *acme2_coll = dyn_collection_model_lookup_collection (model, acme2);
+
+    g_assert_cmpstr (obj_string (a1, "pk"), ==, "a1");
+    g_assert_nonnull (dyn_collection_model_replace (model, a0, later));
+    g_assert_nonnull (dyn_collection_model_replace (model, a1, elsewhere));
+    shadow_connect_new (w.grouped);
+    shadow_verify (w.grouped);
+    shadow_verify (w.flat);
+    g_clear_pointer (&order, g_free);
+    order = collection_pks (coll);
+    g_assert_cmpstr (order, ==, "a5 a6 a2 a3 a4 a0");
+    g_clear_pointer (&order, g_free);
+    order = collection_pks (acme2_coll);
+    g_assert_cmpstr (order, ==, "b1 a1");
+    assert_collections_sorted (model);
+  }
+
+  /* After a write, a page repeating the written item does not add a row. */
+  {
+    g_autoptr(GPtrArray) again = dyn_test_item_array_new ();
+    guint n = dyn_collection_model_get_n_items_total (model);
+
+    g_ptr_array_add (again, mk_item ("a0", "acme", "1", "ORDER#c", "1"));
+    dyn_collection_model_append_page (model, again);
+    g_assert_cmpuint (dyn_collection_model_get_n_items_total (model), ==, n);
+  }
+  watched_clear (&w);
+}
+
+/* ScanIndexForward=false: every sort attribute reversed. */
+static void
+test_multikey_descending (void)
+{
+  g_autoptr(DynCollectionModel) model = multikey_model (TRUE);
+  g_autoptr(GPtrArray) page = dyn_test_item_array_new ();
+  g_autofree char *order = NULL;
+
+  g_ptr_array_add (page, mk_item ("a2", "acme", "1", "ORDER#b", "1"));
+  g_ptr_array_add (page, mk_item ("a0", "acme", "1", "ORDER#a", "9"));
+  g_ptr_array_add (page, mk_item ("a3", "acme", "1", "ORDER#b", "2"));
+  g_ptr_array_add (page, mk_item ("a1", "acme", "1", "ORDER#a", "10"));
+  dyn_collection_model_append_page (model, page);
+  order = collection_pks (dyn_collection_model_peek_collection (model, 0));
+  g_assert_cmpstr (order, ==, "a3 a2 a1 a0");
+  assert_collections_sorted (model);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1212,6 +1424,8 @@ main (int argc, char **argv)
   g_test_add_func ("/dyn/collections/clear", test_clear);
   g_test_add_func ("/dyn/collections/child-model", test_child_model);
   g_test_add_func ("/dyn/collections/big", test_big);
+  g_test_add_func ("/dyn/collections/multikey/grouping", test_multikey_grouping);
+  g_test_add_func ("/dyn/collections/multikey/descending", test_multikey_descending);
 
   return g_test_run ();
 }

@@ -9,7 +9,9 @@
 #include "dyn-expr.h"
 #include "dyn-read-request.h"
 #include "dyn-reserved.h"
+#include "dyn-table.h"
 #include "dyn-test-util.h"
+#include "dyn-multikey-cases.h"
 
 /* ------------------------------------------------------------------------ */
 /* Helpers */
@@ -711,6 +713,501 @@ test_key_condition_rules (void)
   /* Without a key schema a key condition cannot be checked. */
   g_assert_false (dyn_expr_validate (node, DYN_EXPR_ROLE_KEY_CONDITION, NULL, &error));
   g_assert_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Multi-attribute keys of global secondary indexes (issue 10)
+ *
+ * The table of tests/dyn-multikey-cases.h; test-cli.c checks the same
+ * verdicts against DynamoDB Local. */
+
+static DynTableKeys *
+multikey_table (void)
+{
+  g_autofree char *json = g_strdup_printf (DYN_MULTIKEY_TABLE_JSON, "Orders");
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GError) error = NULL;
+  DynTableKeys *keys;
+
+  node = json_from_string (json, &error);
+  g_assert_no_error (error);
+  keys = dyn_table_keys_from_description (json_node_get_object (node), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (keys);
+  return keys;
+}
+
+static GHashTable *
+multikey_values (void)
+{
+  GHashTable *values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) dyn_value_unref);
+
+  g_hash_table_insert (values, g_strdup (":s"), dyn_value_new_string ("x"));
+  g_hash_table_insert (values, g_strdup (":t"), dyn_value_new_string ("y"));
+  g_hash_table_insert (values, g_strdup (":n"), dyn_value_new_number ("1", NULL));
+  g_hash_table_insert (values, g_strdup (":m"), dyn_value_new_number ("2", NULL));
+  return values;
+}
+
+static void
+assert_key_attribute (const DynKeySchema *keys,
+                      gboolean            sort,
+                      guint               i,
+                      const char         *name,
+                      DynValueType        type)
+{
+  DynValueType got = DYN_VALUE_NULL;
+  const char *n = sort ? dyn_key_schema_get_sort_key (keys, i, &got) : dyn_key_schema_get_partition_key (keys, i, &got);
+
+  g_assert_cmpstr (n, ==, name);
+  g_assert_cmpint (got, ==, type);
+}
+
+/* DescribeTable's KeySchema with several HASH and RANGE attributes, in order. */
+static void
+test_multikey_schema (void)
+{
+  g_autoptr(DynTableKeys) keys = multikey_table ();
+  g_autoptr(DynTableKeys) copy = NULL;
+  const DynIndexInfo *tenant, *wide, *kind;
+  DynKeySchema built = { 0 };
+  g_autofree char *names = NULL;
+
+  g_assert_false (dyn_key_schema_is_multi_attribute (&keys->table.keys));
+  g_assert_cmpuint (dyn_key_schema_get_n_partition_keys (&keys->table.keys), ==, 1);
+  g_assert_cmpuint (dyn_key_schema_get_n_sort_keys (&keys->table.keys), ==, 1);
+
+  tenant = dyn_table_keys_lookup (keys, "ByTenant");
+  g_assert_nonnull (tenant);
+  g_assert_true (dyn_key_schema_is_multi_attribute (&tenant->keys));
+  g_assert_cmpuint (dyn_key_schema_get_n_partition_keys (&tenant->keys), ==, 2);
+  g_assert_cmpuint (dyn_key_schema_get_n_sort_keys (&tenant->keys), ==, 3);
+  assert_key_attribute (&tenant->keys, FALSE, 0, "tenant", DYN_VALUE_S);
+  assert_key_attribute (&tenant->keys, FALSE, 1, "site", DYN_VALUE_N);
+  assert_key_attribute (&tenant->keys, TRUE, 0, "kind", DYN_VALUE_S);
+  assert_key_attribute (&tenant->keys, TRUE, 1, "seq", DYN_VALUE_N);
+  assert_key_attribute (&tenant->keys, TRUE, 2, "tag", DYN_VALUE_S);
+  g_assert_null (dyn_key_schema_get_sort_key (&tenant->keys, 3, NULL));
+  /* The first attributes stay where single-attribute callers look. */
+  g_assert_cmpstr (tenant->keys.partition_key, ==, "tenant");
+  g_assert_cmpstr (tenant->keys.sort_key, ==, "kind");
+  names = dyn_key_schema_join_names (&tenant->keys, FALSE);
+  g_assert_cmpstr (names, ==, "tenant, site");
+  {
+    gboolean is_sort = FALSE;
+    guint position = 0;
+    DynValueType type = DYN_VALUE_S;
+
+    g_assert_true (dyn_key_schema_find (&tenant->keys, "seq", &is_sort, &position, &type));
+    g_assert_true (is_sort);
+    g_assert_cmpuint (position, ==, 1);
+    g_assert_cmpint (type, ==, DYN_VALUE_N);
+    g_assert_false (dyn_key_schema_has_attribute (&tenant->keys, "pk"));
+  }
+
+  wide = dyn_table_keys_lookup (keys, "Wide");
+  g_assert_cmpuint (dyn_key_schema_get_n_partition_keys (&wide->keys), ==, 4);
+  g_assert_cmpuint (dyn_key_schema_get_n_sort_keys (&wide->keys), ==, 4);
+  assert_key_attribute (&wide->keys, FALSE, 3, "h4", DYN_VALUE_S);
+  assert_key_attribute (&wide->keys, TRUE, 3, "r4", DYN_VALUE_S);
+  g_assert_cmpint (wide->projection, ==, DYN_PROJECTION_KEYS_ONLY);
+  kind = dyn_table_keys_lookup (keys, "ByKind");
+  g_assert_false (dyn_key_schema_is_multi_attribute (&kind->keys));
+
+  /* Copies keep every attribute. */
+  copy = dyn_table_keys_copy (keys);
+  g_assert_cmpuint (dyn_key_schema_get_n_sort_keys (&dyn_table_keys_lookup (copy, "ByTenant")->keys), ==, 3);
+  assert_key_attribute (&dyn_table_keys_lookup (copy, "Wide")->keys, FALSE, 2, "h3", DYN_VALUE_S);
+  g_assert_true (dyn_key_schema_same_partition (&dyn_table_keys_lookup (copy, "ByTenant")->keys, &tenant->keys));
+  g_assert_false (dyn_key_schema_same_partition (&wide->keys, &tenant->keys));
+
+  /* At most four of each kind. */
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autofree char *h = g_strdup_printf ("h%u", i);
+
+      g_assert_true (dyn_key_schema_append (&built, FALSE, h, DYN_VALUE_S));
+    }
+  g_assert_false (dyn_key_schema_append (&built, FALSE, "h4", DYN_VALUE_S));
+  g_assert_cmpuint (dyn_key_schema_get_n_partition_keys (&built), ==, 4);
+  g_assert_cmpuint (dyn_key_schema_get_n_sort_keys (&built), ==, 0);
+  dyn_key_schema_clear (&built);
+
+  /* DescribeTable answers that break DynamoDB's rules. */
+  {
+    const char *bad[] = {
+      /* five HASH attributes */
+      "{\"TableName\": \"t\", \"AttributeDefinitions\": [{\"AttributeName\": \"pk\", \"AttributeType\": \"S\"},"
+      " {\"AttributeName\": \"a\", \"AttributeType\": \"S\"}, {\"AttributeName\": \"b\", \"AttributeType\": \"S\"},"
+      " {\"AttributeName\": \"c\", \"AttributeType\": \"S\"}, {\"AttributeName\": \"d\", \"AttributeType\": \"S\"},"
+      " {\"AttributeName\": \"e\", \"AttributeType\": \"S\"}],"
+      " \"KeySchema\": [{\"AttributeName\": \"pk\", \"KeyType\": \"HASH\"}],"
+      " \"GlobalSecondaryIndexes\": [{\"IndexName\": \"G5\", \"KeySchema\": ["
+      "  {\"AttributeName\": \"a\", \"KeyType\": \"HASH\"}, {\"AttributeName\": \"b\", \"KeyType\": \"HASH\"},"
+      "  {\"AttributeName\": \"c\", \"KeyType\": \"HASH\"}, {\"AttributeName\": \"d\", \"KeyType\": \"HASH\"},"
+      "  {\"AttributeName\": \"e\", \"KeyType\": \"HASH\"}]}]}",
+      /* a table with two HASH attributes */
+      "{\"TableName\": \"t\", \"AttributeDefinitions\": [{\"AttributeName\": \"pk\", \"AttributeType\": \"S\"},"
+      " {\"AttributeName\": \"a\", \"AttributeType\": \"S\"}],"
+      " \"KeySchema\": [{\"AttributeName\": \"pk\", \"KeyType\": \"HASH\"}, {\"AttributeName\": \"a\", \"KeyType\": \"HASH\"}]}",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_autoptr(JsonNode) node = json_from_string (bad[i], NULL);
+        g_autoptr(GError) error = NULL;
+        g_autoptr(DynTableKeys) k = dyn_table_keys_from_description (json_node_get_object (node), &error);
+
+        g_assert_null (k);
+        g_assert_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL);
+      }
+  }
+}
+
+/* Every case of dyn-multikey-cases.h: DynamoDB's verdict, with the reason
+ * and the position of what is wrong. */
+static void
+test_multikey_key_conditions (void)
+{
+  g_autoptr(DynTableKeys) keys = multikey_table ();
+  g_autoptr(GHashTable) values = multikey_values ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (dyn_multikey_cases); i++)
+    {
+      const DynMultiKeyCase *c = &dyn_multikey_cases[i];
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynExprNode) node = dyn_expr_parse (c->condition, DYN_EXPR_ROLE_KEY_CONDITION, NULL, values,
+                                                    NULL, &error);
+      const DynIndexInfo *info = dyn_table_keys_lookup (keys, c->index);
+      gboolean ok;
+
+      g_assert_no_error (error);
+      g_assert_nonnull (info);
+      ok = dyn_expr_validate_key_condition (keys, c->index, node, &error);
+      if (c->refusal == NULL)
+        {
+          if (!ok)
+            g_error ("%s on %s: refused: %s", c->condition, c->index, error->message);
+          /* The same through the key schema alone. */
+          g_assert_true (dyn_expr_validate (node, DYN_EXPR_ROLE_KEY_CONDITION, &info->keys, NULL));
+          continue;
+        }
+      if (ok)
+        g_error ("%s on %s: accepted, DynamoDB refuses it", c->condition, c->index);
+      g_assert_error (error, DYN_ERROR, DYN_ERROR_EXPRESSION);
+      if (strstr (error->message, c->refusal) == NULL)
+        g_error ("%s on %s: expected \"%s\", got \"%s\"", c->condition, c->index, c->refusal, error->message);
+      {
+        glong offset = c->at ? (glong) (strstr (c->condition, c->at) - c->condition) : 0;
+        g_autofree char *where = g_strdup_printf ("at character %ld", offset + 1);
+
+        if (!g_str_has_suffix (error->message, where))
+          g_error ("%s on %s: expected the error %s, got \"%s\"", c->condition, c->index, where, error->message);
+      }
+      g_clear_error (&error);
+      g_assert_false (dyn_expr_validate (node, DYN_EXPR_ROLE_KEY_CONDITION, &info->keys, &error));
+      g_assert_nonnull (strstr (error->message, c->refusal));
+    }
+
+  /* A Query's filter may name none of the index's key attributes: DynamoDB
+   * refuses the sort attributes the key condition leaves out, too. */
+  {
+    const DynIndexInfo *info = dyn_table_keys_lookup (keys, "ByTenant");
+    g_autoptr(DynExprNode) filter = parse_ok ("tag = \"x\" AND note = 1", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprNode) table_key = parse_ok ("pk = \"x\"", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(GError) error = NULL;
+
+    g_assert_false (dyn_expr_validate (filter, DYN_EXPR_ROLE_FILTER, &info->keys, &error));
+    g_assert_nonnull (strstr (error->message, "cannot use the key attribute tag"));
+    g_assert_true (dyn_expr_validate (table_key, DYN_EXPR_ROLE_FILTER, &info->keys, NULL));
+  }
+}
+
+/* The planner: a Query on a multi-attribute index when the condition has an
+ * equality on each partition attribute, as many sort attributes as fit. */
+static void
+test_multikey_plan (void)
+{
+  g_autoptr(DynTableKeys) keys = multikey_table ();
+  g_autoptr(GError) error = NULL;
+
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("note = \"n\" AND seq > 5 AND site = 1 AND kind = \"order\" AND "
+                                         "tenant = \"acme\"", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (keys, "ByTenant", c, &error);
+    g_autofree char *kc = NULL, *filter = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_QUERY);
+    g_assert_cmpstr (plan->index_name, ==, "ByTenant");
+    kc = dyn_expr_node_to_string (plan->key_condition);
+    filter = dyn_expr_node_to_string (plan->filter);
+    g_assert_cmpstr (kc, ==, "tenant = \"acme\" AND site = 1 AND kind = \"order\" AND seq > 5");
+    g_assert_cmpstr (filter, ==, "note = \"n\"");
+    g_assert_cmpstr (plan->reason, ==, "Query on index ByTenant: partition key tenant = \"acme\" AND site = 1, "
+                                       "sort key kind = \"order\" AND seq > 5");
+    g_assert_true (dyn_expr_validate_key_condition (keys, "ByTenant", plan->key_condition, NULL));
+  }
+  /* Only the partition attributes: the sort attributes need kind first. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("tenant = \"acme\" AND site = 1", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (keys, "ByTenant", c, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_QUERY);
+    g_assert_null (plan->filter);
+    g_assert_cmpstr (plan->reason, ==, "Query on index ByTenant: partition key tenant = \"acme\" AND site = 1");
+  }
+  /* seq without kind cannot be in the key condition, and a Query's filter may
+   * not name it: a Scan, and DynamoDB would say the same. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("tenant = \"acme\" AND site = 1 AND seq > 5", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (keys, "ByTenant", c, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_SCAN);
+    g_assert_cmpstr (plan->reason, ==, "Scan: the conditions on the keys of index ByTenant do not fit one key "
+                                       "condition");
+  }
+  /* One partition attribute is not enough. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("tenant = \"acme\" AND kind = \"order\"", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (keys, "ByTenant", c, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_SCAN);
+    g_assert_cmpstr (plan->reason, ==, "Scan: no equality on each of the partition key attributes tenant, site");
+    /* ByKind can: kind is its partition key. */
+    g_assert_cmpstr (plan->suggested_index, ==, "ByKind");
+    g_assert_cmpstr (plan->suggestion, ==, "Query on index ByKind possible");
+  }
+  {
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (keys, "Wide", NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (plan->reason, ==, "Scan: no condition on the partition key attributes h1, h2, h3, h4");
+  }
+  /* A scan of the table: the suggestion names the multi-attribute index. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("kind = \"order\" AND seq = 3 AND site = 1 AND tenant = \"acme\" AND "
+                                         "tag >= \"b\"", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (keys, NULL, c, &error);
+    g_autofree char *kc = NULL;
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_SCAN);
+    g_assert_cmpstr (plan->suggested_index, ==, "ByTenant");
+    g_assert_cmpstr (plan->suggestion, ==, "Query on index ByTenant possible");
+    kc = dyn_expr_node_to_string (plan->suggested_key_condition);
+    g_assert_cmpstr (kc, ==, "tenant = \"acme\" AND site = 1 AND kind = \"order\" AND seq = 3 AND tag >= \"b\"");
+    g_assert_null (plan->suggested_filter);
+  }
+  /* Wide, four and four: the partition attributes in the filter of a Scan of Wide. */
+  {
+    g_autoptr(DynExprNode) kc = parse_ok (DYN_MULTIKEY_WIDE_HASH " AND r1 = :s AND r2 > :t",
+                                          DYN_EXPR_ROLE_KEY_CONDITION);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan (keys, "Wide", NULL, kc, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_SCAN);
+    g_assert_cmpstr (plan->reason, ==, "Scan: the equalities on the partition key attributes h1, h2, h3, h4 are "
+                                       "in the filter, not in the key condition");
+    g_assert_cmpstr (plan->suggested_index, ==, "Wide");
+  }
+  /* As written: the reason names every key attribute's condition. */
+  {
+    g_autoptr(DynExprNode) kc = parse_ok ("h4 = :s AND h3 = :s AND h2 = :s AND h1 = :s AND r2 > :t AND r1 = :s",
+                                          DYN_EXPR_ROLE_KEY_CONDITION);
+    g_autoptr(DynExprNode) bad_filter = parse_ok ("r3 = :s", DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = dyn_expr_plan (keys, "Wide", kc, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_QUERY);
+    g_assert_cmpstr (plan->reason, ==, "Query on index Wide: partition key h1 = :s AND h2 = :s AND h3 = :s AND "
+                                       "h4 = :s, sort key r1 = :s AND r2 > :t");
+    g_assert_null (dyn_expr_plan (keys, "Wide", kc, bad_filter, &error));
+    g_assert_nonnull (strstr (error->message, "cannot use the key attribute r3"));
+    g_clear_error (&error);
+  }
+  /* A key attribute compared with a value of another type. */
+  {
+    g_autoptr(DynExprNode) c = parse_ok ("tenant = \"acme\" AND site = \"1\"", DYN_EXPR_ROLE_FILTER);
+
+    g_assert_null (dyn_expr_plan_condition (keys, "ByTenant", c, &error));
+    g_assert_nonnull (strstr (error->message, "the key site is a number"));
+    g_clear_error (&error);
+  }
+
+  /* A source with the same partition attributes whose sort attributes narrow it. */
+  {
+    g_autoptr(DynTableKeys) t = dyn_table_keys_copy (keys);
+    DynKeySchema by_day = { 0 };
+    g_autoptr(DynExprNode) c = parse_ok ("tenant = \"acme\" AND site = 1 AND day = \"2026-01-16\" AND hour > 8",
+                                         DYN_EXPR_ROLE_FILTER);
+    g_autoptr(DynExprPlan) plan = NULL;
+    g_autofree char *kc = NULL;
+
+    dyn_key_schema_append (&by_day, FALSE, "site", DYN_VALUE_N);
+    dyn_key_schema_append (&by_day, FALSE, "tenant", DYN_VALUE_S);
+    dyn_key_schema_append (&by_day, TRUE, "day", DYN_VALUE_S);
+    dyn_key_schema_append (&by_day, TRUE, "hour", DYN_VALUE_N);
+    dyn_table_keys_add_index_with_schema (t, "ByDay", DYN_INDEX_GLOBAL, &by_day, DYN_PROJECTION_ALL);
+    dyn_key_schema_clear (&by_day);
+
+    plan = dyn_expr_plan_condition (t, "ByTenant", c, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_QUERY);
+    g_assert_cmpstr (plan->suggested_index, ==, "ByDay");
+    g_assert_cmpstr (plan->suggestion, ==, "Query on index ByDay possible: its sort key attributes day, hour "
+                                           "narrow the read");
+    kc = dyn_expr_node_to_string (plan->suggested_key_condition);
+    g_assert_cmpstr (kc, ==, "site = 1 AND tenant = \"acme\" AND day = \"2026-01-16\" AND hour > 8");
+  }
+}
+
+/* Following a key: every partition attribute, and sort attributes up to the
+ * one clicked. */
+static void
+test_multikey_follow (void)
+{
+  g_autoptr(DynTableKeys) keys = multikey_table ();
+  g_auto(GStrv) links = dyn_table_keys_get_link_attributes (keys);
+  const char *expected[] = { "pk", "tenant", "site", "h1", "h2", "h3", "h4", "kind", "seq", "r1", "r2", "r3", NULL };
+  g_autoptr(DynValue) item = dyn_test_item ("{\"pk\": {\"S\": \"o#1\"}, \"sk\": {\"S\": \"line#1\"},"
+                                            " \"tenant\": {\"S\": \"acme\"}, \"site\": {\"N\": \"7\"},"
+                                            " \"kind\": {\"S\": \"order\"}, \"seq\": {\"N\": \"3\"},"
+                                            " \"tag\": {\"S\": \"red\"}}");
+  g_autoptr(DynValue) no_site = dyn_test_item ("{\"pk\": {\"S\": \"o#2\"}, \"tenant\": {\"S\": \"acme\"}}");
+  g_autoptr(GError) error = NULL;
+  struct {
+    const char *attribute;
+    const char *index;
+    const char *condition;
+  } follows[] = {
+    { "pk", NULL, "pk = \"o#1\"" },
+    { "tenant", "ByTenant", "tenant = \"acme\" AND site = 7" },
+    { "site", "ByTenant", "tenant = \"acme\" AND site = 7" },
+    /* kind keys ByKind, before it sorts ByTenant. */
+    { "kind", "ByKind", "kind = \"order\"" },
+    { "seq", "ByTenant", "tenant = \"acme\" AND site = 7 AND kind = \"order\" AND seq = 3" },
+  };
+
+  g_assert_cmpstrv (links, expected);
+  for (guint i = 0; i < G_N_ELEMENTS (follows); i++)
+    {
+      g_autofree char *index = NULL;
+      g_autoptr(DynExprNode) c = dyn_table_keys_follow (keys, follows[i].attribute, item, &index, &error);
+      g_autofree char *text = NULL;
+
+      g_assert_no_error (error);
+      text = dyn_expr_node_to_string (c);
+      g_assert_cmpstr (text, ==, follows[i].condition);
+      g_assert_cmpstr (index, ==, follows[i].index);
+      /* What following gives runs as a Query on that source. */
+      {
+        g_autoptr(DynExprPlan) plan = dyn_expr_plan_condition (keys, index, c, &error);
+
+        g_assert_no_error (error);
+        g_assert_cmpint (plan->operation, ==, DYN_EXPR_PLAN_QUERY);
+      }
+    }
+  /* The last sort attribute and non-key attributes lead nowhere. */
+  g_assert_null (dyn_table_keys_follow (keys, "tag", item, NULL, &error));
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  /* An item without site cannot follow tenant. */
+  g_assert_null (dyn_table_keys_follow (keys, "tenant", no_site, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "needs the item's site as well"));
+  g_clear_error (&error);
+  /* A value alone follows single-attribute keys only. */
+  {
+    g_autoptr(DynValue) v = dyn_value_new_string ("acme");
+    g_autoptr(DynValue) k = dyn_value_new_string ("order");
+    g_autofree char *index = NULL;
+    g_autoptr(DynExprNode) c = NULL;
+
+    g_assert_null (dyn_table_keys_follow (keys, "tenant", v, NULL, &error));
+    g_assert_nonnull (strstr (error->message, "tenant is not the partition key"));
+    g_clear_error (&error);
+    c = dyn_table_keys_follow (keys, "kind", k, &index, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (index, ==, "ByKind");
+  }
+}
+
+/* Reads of a multi-attribute index: the request, sharded keys, a read
+ * without the table's keys. */
+static void
+test_multikey_read_request (void)
+{
+  g_autoptr(DynTableKeys) keys = multikey_table ();
+
+  {
+    DynReadSpec spec = { 0 };
+    g_autoptr(DynReadRequest) read = NULL;
+
+    spec.mode = DYN_READ_CONDITION;
+    spec.index = "ByTenant";
+    spec.filter = "tenant = \"acme\" AND site = 1 AND kind = \"order\" AND note = 4";
+    read = dyn_read_request_new (keys, &spec);
+    g_assert_true (dyn_read_request_is_valid (read));
+    g_assert_cmpint (dyn_read_request_get_operation (read), ==, DYN_OP_QUERY);
+    g_assert_cmpstr (dyn_read_request_get_request (read)->index, ==, "ByTenant");
+    g_assert_cmpstr (dyn_read_request_get_expression (read, DYN_EXPR_ROLE_KEY_CONDITION), ==,
+                     "#t = :t AND #s = :s AND #k = :k");
+    g_assert_cmpstr (dyn_read_request_get_expression (read, DYN_EXPR_ROLE_FILTER), ==, "#n = :n");
+  }
+  /* A shard range in the second partition attribute fans out over it. */
+  {
+    g_autoptr(DynExprNode) kc = parse_ok ("h1 = \"a\" AND h2 = \"s#1..3\" AND h3 = \"c\" AND h4 = \"d\" AND r1 = \"x\"",
+                                          DYN_EXPR_ROLE_KEY_CONDITION);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GPtrArray) shards = dyn_expr_expand_sharded_key_condition (kc, &dyn_table_keys_lookup (keys, "Wide")->keys,
+                                                                         &error);
+    DynReadSpec spec = { 0 };
+    g_autoptr(DynReadRequest) read = NULL;
+    const DynRequest *request;
+
+    g_assert_no_error (error);
+    g_assert_nonnull (shards);
+    g_assert_cmpuint (shards->len, ==, 3);
+    for (guint i = 0; i < shards->len; i++)
+      {
+        g_autofree char *text = dyn_expr_node_to_string (shards->pdata[i]);
+        g_autofree char *want = g_strdup_printf ("h1 = \"a\" AND h2 = \"s#%u\" AND h3 = \"c\" AND h4 = \"d\" AND "
+                                                 "r1 = \"x\"", i + 1);
+
+        g_assert_cmpstr (text, ==, want);
+      }
+
+    spec.mode = DYN_READ_EXPLICIT;
+    spec.index = "Wide";
+    spec.key_condition = "h1 = \"a\" AND h2 = \"s#1..3\" AND h3 = \"c\" AND h4 = \"d\"";
+    read = dyn_read_request_new (keys, &spec);
+    g_assert_true (dyn_read_request_is_valid (read));
+    request = dyn_read_request_get_request (read);
+    g_assert_nonnull (request->shard_values);
+    g_assert_cmpuint (request->shard_values->len, ==, 3);
+    g_assert_cmpstr (dyn_value_get_string (request->shard_values->pdata[2]), ==, "s#3");
+    g_assert_cmpstr (request->shard_placeholder, ==, ":h2");
+  }
+  /* Without the table's keys the equalities may all be partition attributes. */
+  {
+    DynReadSpec spec = { 0 };
+    g_autoptr(DynReadRequest) read = NULL;
+
+    spec.table = "unknown";
+    spec.index = "Wide";
+    spec.key_condition = DYN_MULTIKEY_WIDE_HASH " AND r1 = :s AND r2 BETWEEN :s AND :t";
+    spec.values = multikey_values ();
+    g_hash_table_remove (spec.values, ":n");
+    g_hash_table_remove (spec.values, ":m");
+    read = dyn_read_request_new (NULL, &spec);
+    if (!dyn_read_request_is_valid (read))
+      g_error ("%s", dyn_read_request_get_error (read)->message);
+    g_assert_cmpint (dyn_read_request_get_operation (read), ==, DYN_OP_QUERY);
+    g_hash_table_unref (spec.values);
+  }
 }
 
 static void
@@ -1795,6 +2292,11 @@ main (int    argc,
   g_test_add_func ("/dyn/expr/error-positions", test_error_positions);
   g_test_add_func ("/dyn/expr/placeholders", test_placeholders_maps);
   g_test_add_func ("/dyn/expr/rules/key-condition", test_key_condition_rules);
+  g_test_add_func ("/dyn/expr/multikey/schema", test_multikey_schema);
+  g_test_add_func ("/dyn/expr/multikey/key-conditions", test_multikey_key_conditions);
+  g_test_add_func ("/dyn/expr/multikey/plan", test_multikey_plan);
+  g_test_add_func ("/dyn/expr/multikey/follow", test_multikey_follow);
+  g_test_add_func ("/dyn/expr/multikey/read-request", test_multikey_read_request);
   g_test_add_func ("/dyn/expr/rules/update", test_update_rules);
   g_test_add_func ("/dyn/expr/rules/condition", test_condition_rules);
   g_test_add_func ("/dyn/expr/context", test_context_collisions);

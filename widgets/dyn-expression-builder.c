@@ -197,14 +197,16 @@ rebuild_completion (DynExpressionBuilder *self)
   gtk_list_store_clear (self->completion);
   if (self->table != NULL)
     {
-      add_completion_name (self, seen, self->table->table.keys.partition_key);
-      add_completion_name (self, seen, self->table->table.keys.sort_key);
-      for (guint i = 0; self->table->indexes != NULL && i < self->table->indexes->len; i++)
+      for (guint i = 0; self->table->indexes != NULL && i <= self->table->indexes->len; i++)
         {
-          const DynIndexInfo *info = self->table->indexes->pdata[i];
+          const DynKeySchema *keys = i == 0 ? &self->table->table.keys
+                                            : &((const DynIndexInfo *) self->table->indexes->pdata[i - 1])->keys;
 
-          add_completion_name (self, seen, info->keys.partition_key);
-          add_completion_name (self, seen, info->keys.sort_key);
+          /* Every attribute of a multi-attribute key. */
+          for (guint k = 0; k < dyn_key_schema_get_n_partition_keys (keys); k++)
+            add_completion_name (self, seen, dyn_key_schema_get_partition_key (keys, k, NULL));
+          for (guint k = 0; k < dyn_key_schema_get_n_sort_keys (keys); k++)
+            add_completion_name (self, seen, dyn_key_schema_get_sort_key (keys, k, NULL));
         }
     }
   known = (const char **) g_hash_table_get_keys_as_array (self->known, NULL);
@@ -367,7 +369,9 @@ update_row_operators (DynExpressionBuilder *self,
 
       if (self->kind == DYN_EXPR_ROLE_KEY_CONDITION)
         {
-          gboolean partition = keys != NULL ? g_strcmp0 (path, keys->partition_key) == 0 : i == 0;
+          gboolean is_sort = TRUE;
+          gboolean partition = keys != NULL ? dyn_key_schema_find (keys, path, &is_sort, NULL, NULL) && !is_sort
+                                            : i == 0;
 
           if (partition)
             dyn_expr_condition_row_set_allowed_operators (row, key_partition_ops,
@@ -378,10 +382,12 @@ update_row_operators (DynExpressionBuilder *self,
       else
         dyn_expr_condition_row_set_allowed_operators (row, condition_ops, G_N_ELEMENTS (condition_ops));
 
-      if (keys != NULL && keys->partition_key != NULL && g_strcmp0 (path, keys->partition_key) == 0)
-        dyn_expr_condition_row_suggest_type (row, keys->partition_type);
-      else if (keys != NULL && keys->sort_key != NULL && g_strcmp0 (path, keys->sort_key) == 0)
-        dyn_expr_condition_row_suggest_type (row, keys->sort_type);
+      {
+        DynValueType type;
+
+        if (keys != NULL && dyn_key_schema_find (keys, path, NULL, NULL, &type))
+          dyn_expr_condition_row_suggest_type (row, type);
+      }
     }
 }
 

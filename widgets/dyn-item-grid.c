@@ -56,6 +56,7 @@ enum {
 
 enum {
   FOLLOW_KEY,
+  FOLLOW_ITEM,
   NEAR_END,
   EDIT_FAILED,
   EDIT_ITEM,
@@ -225,12 +226,11 @@ item_bind_cb (GtkSignalListItemFactory *factory,
     {
       DynItemObject *item = object;
       const char *type = dyn_item_object_get_entity_type (item);
-      DynValue *key = dyn_item_object_get_sort_key_value (item);
-      g_autofree char *text = NULL;
+      gboolean sort = self->grouped && dyn_item_object_get_sort_key_value (item) != NULL;
+      g_autofree char *text = dyn_item_object_format_key (item, sort, CELL_MAX_CHARS);
 
-      if (key == NULL || !self->grouped)
-        key = dyn_item_object_get_partition_key_value (item);
-      text = key ? dyn_value_format_cell (key, DYN_BINARY_FORMAT_BASE64, CELL_MAX_CHARS) : g_strdup ("");
+      if (text == NULL)
+        text = g_strdup ("");
       gtk_widget_set_visible (GTK_WIDGET (entity), type != NULL);
       gtk_label_set_label (entity, type ? type : "");
       gtk_inscription_set_text (title, text);
@@ -263,8 +263,14 @@ link_clicked_cb (GtkButton   *button,
 {
   const char *name = g_object_get_data (G_OBJECT (button), "dyn-attribute");
   DynValue *value = g_object_get_data (G_OBJECT (button), "dyn-value");
+  DynValue *item = g_object_get_data (G_OBJECT (button), "dyn-item");
+  gboolean handled = FALSE;
 
-  if (name != NULL && value != NULL)
+  if (name == NULL || value == NULL)
+    return;
+  if (item != NULL)
+    g_signal_emit (self, signals[FOLLOW_ITEM], 0, name, item, &handled);
+  if (!handled)
     g_signal_emit (self, signals[FOLLOW_KEY], 0, name, value);
 }
 
@@ -582,6 +588,10 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
       g_object_set_data_full (G_OBJECT (child), "dyn-attribute", g_strdup (name), g_free);
       g_object_set_data_full (G_OBJECT (child), "dyn-value",
                               value ? dyn_value_ref (value) : NULL, (GDestroyNotify) dyn_value_unref);
+      /* A multi-attribute key follows with the row's other key values. */
+      g_object_set_data_full (G_OBJECT (child), "dyn-item",
+                              value ? dyn_value_ref (dyn_item_object_get_item (object)) : NULL,
+                              (GDestroyNotify) dyn_value_unref);
     }
 
   if (DYN_IS_ITEM_OBJECT (object))
@@ -606,7 +616,10 @@ cell_unbind_cb (GtkSignalListItemFactory *factory,
     finish_editing (self, FALSE);
   child = gtk_list_item_get_child (list_item);
   if (GTK_IS_BUTTON (child))
-    g_object_set_data (G_OBJECT (child), "dyn-value", NULL);
+    {
+      g_object_set_data (G_OBJECT (child), "dyn-value", NULL);
+      g_object_set_data (G_OBJECT (child), "dyn-item", NULL);
+    }
   g_hash_table_remove (self->bound, list_item);
   g_object_set_data (G_OBJECT (list_item), "dyn-grid", NULL);
   dyn_list_item_unbind_handler (list_item, "dyn-row");
@@ -1000,11 +1013,27 @@ dyn_item_grid_class_init (DynItemGridClass *klass)
    * @name: the attribute
    * @value: its value in the clicked row
    *
-   * A link cell (a partition key of the table or an index) was clicked.
+   * A link cell (a partition key of the table or an index) was clicked and
+   * no follow-item handler took it.
    */
   signals[FOLLOW_KEY] =
     g_signal_new ("follow-key", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_STRING, DYN_TYPE_VALUE);
+  /**
+   * DynItemGrid::follow-item:
+   * @name: the attribute
+   * @item: the clicked row's item (a map)
+   *
+   * A link cell was clicked, with the whole item: a multi-attribute key takes
+   * its other attributes' values from it. Emitted before follow-key, which
+   * is not emitted when a handler returns TRUE.
+   *
+   * Returns: TRUE when handled
+   */
+  signals[FOLLOW_ITEM] =
+    g_signal_new ("follow-item", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  g_signal_accumulator_true_handled, NULL, NULL,
+                  G_TYPE_BOOLEAN, 2, G_TYPE_STRING, DYN_TYPE_VALUE);
   /* The user scrolled close to the last row. */
   signals[NEAR_END] =
     g_signal_new ("near-end", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,

@@ -19,8 +19,9 @@ void                dyn_item_grid_set_model           (DynItemGrid        *self,
 gboolean            dyn_item_grid_get_grouped         (DynItemGrid        *self);
 void                dyn_item_grid_set_grouped         (DynItemGrid        *self,
                                                        gboolean            grouped);
-/* Attributes whose values are links ("follow-key"): the partition keys of the
- * table and its indexes. */
+/* Attributes whose values are links ("follow-item", then "follow-key"): the
+ * partition keys of the table and its indexes, see
+ * dyn_table_keys_get_link_attributes(). */
 void                dyn_item_grid_set_link_attributes (DynItemGrid        *self,
                                                        const char * const *names);
 /* The row list as shown (GtkTreeListRow items). */

@@ -1348,6 +1348,10 @@ dyn_error_get_item (const GError *error)
 
 /* CreateTable ------------------------------------------------------------- */
 
+/* Partition or sort attributes of a global secondary index's key at most
+ * (DynamoDB, November 2025; DYN_KEY_MAX_ATTRIBUTES in client/expr). */
+#define GSI_MAX_KEY_ATTRIBUTES 4
+
 static gboolean
 parse_key_spec (const char  *spec,
                 char       **name,
@@ -1369,41 +1373,165 @@ parse_key_spec (const char  *spec,
   return TRUE;
 }
 
-static void
-add_attribute_definition (JsonArray  *defs,
-                          GHashTable *seen,
-                          const char *name,
-                          const char *type)
+/* Defines @name as @type once; @spec (the key or index as given) names the
+ * conflict when another key defined it with another type. */
+static gboolean
+add_attribute_definition (JsonArray   *defs,
+                          GHashTable  *seen,
+                          const char  *spec,
+                          const char  *name,
+                          const char  *type,
+                          GError     **error)
 {
+  const char *known = g_hash_table_lookup (seen, name);
   JsonObject *def;
 
-  if (g_hash_table_contains (seen, name))
-    return;
-  g_hash_table_add (seen, g_strdup (name));
+  if (known != NULL && strcmp (known, type) != 0)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                   /* Translators: the first %s is a key or index as given, the second an attribute, the
+                    * others key types (S, N, B) */
+                   _("“%s”: %s is of type %s here but of type %s in another key"), spec, name, type, known);
+      return FALSE;
+    }
+  if (known != NULL)
+    return TRUE;
+  g_hash_table_insert (seen, g_strdup (name), g_strdup (type));
   def = json_object_new ();
   json_object_set_string_member (def, "AttributeName", name);
   json_object_set_string_member (def, "AttributeType", type);
   json_array_add_object_element (defs, def);
+  return TRUE;
 }
 
-static JsonArray *
-key_schema (const char *pk,
-            const char *sk)
+static void
+add_key_element (JsonArray  *schema,
+                 const char *name,
+                 const char *kind)
 {
-  JsonArray *schema = json_array_new ();
   JsonObject *k = json_object_new ();
 
-  json_object_set_string_member (k, "AttributeName", pk);
-  json_object_set_string_member (k, "KeyType", "HASH");
+  json_object_set_string_member (k, "AttributeName", name);
+  json_object_set_string_member (k, "KeyType", kind);
   json_array_add_object_element (schema, k);
-  if (sk != NULL)
+}
+
+static gboolean
+is_key_type (const char *type)
+{
+  return strcmp (type, "S") == 0 || strcmp (type, "N") == 0 || strcmp (type, "B") == 0;
+}
+
+/* DynamoDB's rule for table and index names. */
+static gboolean
+is_valid_index_name (const char *name)
+{
+  gsize len = strlen (name);
+
+  if (len < 3 || len > 255)
+    return FALSE;
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isalnum (name[i]) && name[i] != '_' && name[i] != '-' && name[i] != '.')
+      return FALSE;
+  return TRUE;
+}
+
+/* A global secondary index as given to dynoscope-cli: NAME:PK:TYPE, then
+ * more partition attributes joined by '+' (PK:TYPE+PK2:TYPE), then
+ * optionally ':' and the sort attributes the same way, up to
+ * GSI_MAX_KEY_ATTRIBUTES of each (a multi-attribute key). */
+static JsonObject *
+parse_gsi (const char  *spec,
+           JsonArray   *defs,
+           GHashTable  *seen,
+           GError     **error)
+{
+  g_auto(GStrv) parts = g_strsplit (spec, ":", -1);
+  guint n = g_strv_length (parts);
+  g_autoptr(JsonObject) gsi = json_object_new ();
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  JsonArray *schema = json_array_new ();
+  JsonObject *projection;
+  guint group = 0, in_group = 0, j = 1;
+  const char *name;
+
+  json_object_set_array_member (gsi, "KeySchema", schema);
+  if (n < 3 || *parts[0] == '\0')
+    goto malformed;
+  if (!is_valid_index_name (parts[0]))
     {
-      k = json_object_new ();
-      json_object_set_string_member (k, "AttributeName", sk);
-      json_object_set_string_member (k, "KeyType", "RANGE");
-      json_array_add_object_element (schema, k);
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                   /* Translators: %s is the index as given */
+                   _("“%s”: an index name has 3 to 255 characters, letters, digits, “_”, “-” and “.”"), spec);
+      return NULL;
     }
-  return schema;
+  json_object_set_string_member (gsi, "IndexName", parts[0]);
+
+  name = parts[j++];
+  for (;;)
+    {
+      g_autofree char *type = NULL;
+      const char *plus;
+
+      if (*name == '\0' || j >= n)
+        goto malformed;
+      plus = strchr (parts[j], '+');
+      type = plus ? g_strndup (parts[j], plus - parts[j]) : g_strdup (parts[j]);
+      j++;
+      if (!is_key_type (type))
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                       /* Translators: the first %s is the index as given, the second a key type in it */
+                       _("“%s”: key type “%s” is not S, N or B"), spec, type);
+          return NULL;
+        }
+      if (g_ptr_array_find_with_equal_func (names, name, g_str_equal, NULL))
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                       /* Translators: the first %s is the index as given, the second an attribute */
+                       _("“%s”: the attribute %s is in the key twice"), spec, name);
+          return NULL;
+        }
+      if (++in_group > GSI_MAX_KEY_ATTRIBUTES)
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                       group == 0
+                         /* Translators: %s is the index as given, %d DynamoDB's limit (4) */
+                         ? _("“%s”: an index has at most %d partition key attributes")
+                         /* Translators: %s is the index as given, %d DynamoDB's limit (4) */
+                         : _("“%s”: an index has at most %d sort key attributes"),
+                       spec, GSI_MAX_KEY_ATTRIBUTES);
+          return NULL;
+        }
+      if (!add_attribute_definition (defs, seen, spec, name, type, error))
+        return NULL;
+      g_ptr_array_add (names, (gpointer) name);
+      add_key_element (schema, name, group == 0 ? "HASH" : "RANGE");
+
+      if (plus != NULL)
+        name = plus + 1;          /* the next attribute of this key part */
+      else if (j < n && group == 0)
+        {
+          name = parts[j++];      /* the sort attributes */
+          group = 1;
+          in_group = 0;
+        }
+      else if (j < n)
+        goto malformed;
+      else
+        break;
+    }
+
+  projection = json_object_new ();
+  json_object_set_string_member (projection, "ProjectionType", "ALL");
+  json_object_set_object_member (gsi, "Projection", projection);
+  return g_steal_pointer (&gsi);
+
+malformed:
+  g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+               /* Translators: %s is the index as given; keep NAME:PK:TYPE and the rest as they are */
+               _("“%s”: an index is written NAME:PK:TYPE[+PK2:TYPE…][:SK:TYPE[+SK2:TYPE…]]"), spec);
+  return NULL;
 }
 
 JsonNode *
@@ -1414,24 +1542,35 @@ dyn_create_table_params (const char          *table,
                          GError             **error)
 {
   g_autoptr(JsonObject) obj = json_object_new ();
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   g_autofree char *pk = NULL, *pkt = NULL, *sk = NULL, *skt = NULL;
   JsonArray *defs = json_array_new ();
+  JsonArray *schema = json_array_new ();
   JsonNode *node;
 
   json_object_set_string_member (obj, "TableName", table);
   json_object_set_array_member (obj, "AttributeDefinitions", defs);
+  json_object_set_array_member (obj, "KeySchema", schema);
 
-  if (!parse_key_spec (partition_key, &pk, &pkt, error))
+  if (!parse_key_spec (partition_key, &pk, &pkt, error) ||
+      !add_attribute_definition (defs, seen, partition_key, pk, pkt, error))
     return NULL;
-  add_attribute_definition (defs, seen, pk, pkt);
+  add_key_element (schema, pk, "HASH");
   if (sort_key != NULL)
     {
       if (!parse_key_spec (sort_key, &sk, &skt, error))
         return NULL;
-      add_attribute_definition (defs, seen, sk, skt);
+      if (strcmp (sk, pk) == 0)
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                       /* Translators: the first %s is the key as given, the second an attribute */
+                       _("“%s”: the attribute %s is in the key twice"), sort_key, sk);
+          return NULL;
+        }
+      if (!add_attribute_definition (defs, seen, sort_key, sk, skt, error))
+        return NULL;
+      add_key_element (schema, sk, "RANGE");
     }
-  json_object_set_array_member (obj, "KeySchema", key_schema (pk, sk));
 
   if (gsis != NULL && gsis[0] != NULL)
     {
@@ -1440,34 +1579,20 @@ dyn_create_table_params (const char          *table,
       json_object_set_array_member (obj, "GlobalSecondaryIndexes", indexes);
       for (guint i = 0; gsis[i] != NULL; i++)
         {
-          g_auto(GStrv) parts = g_strsplit (gsis[i], ":", -1);
-          guint n = g_strv_length (parts);
-          JsonObject *gsi, *projection;
+          JsonObject *gsi = parse_gsi (gsis[i], defs, seen, error);
 
-          if ((n != 3 && n != 5) || *parts[0] == '\0')
-            {
-              g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                           /* Translators: %s is the index as given; keep NAME:PK:TYPE and NAME:PK:TYPE:SK:TYPE */
-                           _("“%s”: an index is written NAME:PK:TYPE or NAME:PK:TYPE:SK:TYPE"), gsis[i]);
-              return NULL;
-            }
-          for (guint j = 2; j < n; j += 2)
-            if (strcmp (parts[j], "S") != 0 && strcmp (parts[j], "N") != 0 && strcmp (parts[j], "B") != 0)
+          if (gsi == NULL)
+            return NULL;
+          for (guint k = 0; k < i; k++)
+            if (strcmp (json_object_get_string_member (json_array_get_object_element (indexes, k), "IndexName"),
+                        json_object_get_string_member (gsi, "IndexName")) == 0)
               {
                 g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                             /* Translators: the first %s is the index as given, the second a key type in it */
-                             _("“%s”: key type “%s” is not S, N or B"), gsis[i], parts[j]);
+                             /* Translators: %s is the index as given */
+                             _("“%s”: another index has this name"), gsis[i]);
+                json_object_unref (gsi);
                 return NULL;
               }
-          add_attribute_definition (defs, seen, parts[1], parts[2]);
-          if (n == 5)
-            add_attribute_definition (defs, seen, parts[3], parts[4]);
-          gsi = json_object_new ();
-          json_object_set_string_member (gsi, "IndexName", parts[0]);
-          json_object_set_array_member (gsi, "KeySchema", key_schema (parts[1], n == 5 ? parts[3] : NULL));
-          projection = json_object_new ();
-          json_object_set_string_member (projection, "ProjectionType", "ALL");
-          json_object_set_object_member (gsi, "Projection", projection);
           json_array_add_object_element (indexes, gsi);
         }
     }

@@ -167,7 +167,11 @@ DynValue    *dyn_error_get_item             (const GError *error) G_GNUC_WARN_UN
 gboolean     dyn_error_is_retryable         (const GError *error);
 
 /* Builds CreateTable parameters: key "NAME:S", optional sort key, GSIs as
- * "NAME:PK:TYPE[:SK:TYPE]" (projection ALL), on-demand billing. */
+ * "NAME:PK:TYPE[:SK:TYPE]" (projection ALL), on-demand billing. A GSI may
+ * have a multi-attribute key: up to four partition and four sort attributes,
+ * each part's joined by '+': "ByTenant:tenant:S+site:N:kind:S+seq:N".
+ * Checked before sending: types S, N, B; no attribute twice in a key; an
+ * attribute of one type in every key; index names as DynamoDB allows. */
 JsonNode    *dyn_create_table_params        (const char          *table,
                                              const char          *partition_key,
                                              const char          *sort_key,

@@ -42,22 +42,12 @@ dyn_expr_context_new (void)
   return self;
 }
 
-static void
-key_schema_free (DynKeySchema *keys)
-{
-  if (keys == NULL)
-    return;
-  g_free (keys->partition_key);
-  g_free (keys->sort_key);
-  g_free (keys);
-}
-
 void
 dyn_expr_context_free (DynExprContext *self)
 {
   if (self == NULL)
     return;
-  key_schema_free (self->keys);
+  dyn_key_schema_free (self->keys);
   for (guint i = 0; i < DYN_EXPR_N_ROLES; i++)
     {
       g_free (self->expressions[i]);
@@ -87,14 +77,10 @@ dyn_expr_context_set_key_schema (DynExprContext     *self,
 {
   g_return_if_fail (self != NULL);
 
-  g_clear_pointer (&self->keys, key_schema_free);
+  g_clear_pointer (&self->keys, dyn_key_schema_free);
   if (keys == NULL)
     return;
-  self->keys = g_new0 (DynKeySchema, 1);
-  self->keys->partition_key = g_strdup (keys->partition_key);
-  self->keys->partition_type = keys->partition_type;
-  self->keys->sort_key = g_strdup (keys->sort_key);
-  self->keys->sort_type = keys->sort_type;
+  self->keys = dyn_key_schema_copy (keys);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -61,28 +61,39 @@ term_is_key_equality (DynExprNode  *t,
          (b->value == NULL || dyn_value_get_value_type (b->value) == key_type);
 }
 
+/* Whether @t is a key condition on sort attribute @j of @keys, after
+ * equalities on the partition attributes and on the sort attributes before
+ * @j: the key-condition rules decide. */
 static gboolean
 term_is_sort_condition (DynExprNode        *t,
-                        const DynKeySchema *keys)
+                        const DynKeySchema *keys,
+                        guint               j)
 {
   g_autoptr(DynExprNode) probe = NULL;
-  DynKeySchema only_sort;
+  DynExprNode *sort_terms[DYN_KEY_MAX_ATTRIBUTES];
 
-  if (keys->sort_key == NULL)
+  if (j >= dyn_key_schema_get_n_sort_keys (keys))
     return FALSE;
   if (t->kind != DYN_EXPR_COMPARE && t->kind != DYN_EXPR_BETWEEN && t->kind != DYN_EXPR_BEGINS_WITH)
     return FALSE;
-  /* Reuse the key-condition rules: "pk = x AND <term>" must pass. */
-  only_sort = *keys;
   probe = dyn_expr_node_new (DYN_EXPR_AND);
-  g_ptr_array_add (probe->children,
-                   dyn_expr_node_new_compare (DYN_EXPR_OP_EQ, dyn_expr_node_new_name (keys->partition_key),
-                                              dyn_expr_node_new_placeholder (":x")));
+  for (guint i = 0; i < dyn_key_schema_get_n_partition_keys (keys); i++)
+    g_ptr_array_add (probe->children,
+                     dyn_expr_node_new_compare (DYN_EXPR_OP_EQ,
+                                                dyn_expr_node_new_name (dyn_key_schema_get_partition_key (keys, i, NULL)),
+                                                dyn_expr_node_new_placeholder (":x")));
+  for (guint i = 0; i < j; i++)
+    g_ptr_array_add (probe->children,
+                     dyn_expr_node_new_compare (DYN_EXPR_OP_EQ,
+                                                dyn_expr_node_new_name (dyn_key_schema_get_sort_key (keys, i, NULL)),
+                                                dyn_expr_node_new_placeholder (":x")));
   g_ptr_array_add (probe->children, dyn_expr_node_ref (t));
-  return _dyn_expr_analyse_key_condition (probe, &only_sort, NULL, NULL, NULL);
+  return _dyn_expr_analyse_key_terms (probe, keys, NULL, sort_terms, NULL) && sort_terms[j] == t;
 }
 
-/* Splits @filter's top-level conjuncts for a Query on @info. */
+/* Splits @filter's top-level conjuncts for a Query on @info: an equality on
+ * each partition attribute, then the sort attributes left to right, an
+ * equality on each until one has another key condition (or none). */
 static gboolean
 try_split (DynExprNode         *filter,
            const DynIndexInfo  *info,
@@ -90,28 +101,62 @@ try_split (DynExprNode         *filter,
            DynExprNode        **rest)
 {
   g_autoptr(GPtrArray) terms = g_ptr_array_new ();
-  DynExprNode *pk = NULL;
-  DynExprNode *sk = NULL;
+  g_autoptr(GPtrArray) used = g_ptr_array_new ();
   g_autoptr(DynExprNode) kc = NULL;
   g_autoptr(DynExprNode) remaining = NULL;
+  const DynKeySchema *keys = &info->keys;
 
   _dyn_expr_collect_conjuncts (filter, terms);
-  for (guint i = 0; i < terms->len && pk == NULL; i++)
-    if (term_is_key_equality (terms->pdata[i], info->keys.partition_key, info->keys.partition_type))
-      pk = terms->pdata[i];
-  if (pk == NULL)
-    return FALSE;
-  for (guint i = 0; i < terms->len && sk == NULL; i++)
-    if (terms->pdata[i] != pk && term_is_sort_condition (terms->pdata[i], &info->keys))
-      sk = terms->pdata[i];
+  for (guint i = 0; i < dyn_key_schema_get_n_partition_keys (keys); i++)
+    {
+      DynValueType type;
+      const char *name = dyn_key_schema_get_partition_key (keys, i, &type);
+      DynExprNode *eq = NULL;
 
-  kc = dyn_expr_node_copy (pk);
-  if (sk != NULL)
-    kc = dyn_expr_node_new_binary (DYN_EXPR_AND, g_steal_pointer (&kc), dyn_expr_node_copy (sk));
+      for (guint k = 0; k < terms->len && eq == NULL; k++)
+        if (!g_ptr_array_find (used, terms->pdata[k], NULL) && term_is_key_equality (terms->pdata[k], name, type))
+          eq = terms->pdata[k];
+      if (eq == NULL)
+        return FALSE;
+      g_ptr_array_add (used, eq);
+    }
+  for (guint j = 0; j < dyn_key_schema_get_n_sort_keys (keys); j++)
+    {
+      DynValueType type;
+      const char *name = dyn_key_schema_get_sort_key (keys, j, &type);
+      DynExprNode *found = NULL;
+      gboolean equality = FALSE;
+
+      /* An equality lets the next sort attribute in; a range ends the key. */
+      for (guint k = 0; k < terms->len && found == NULL; k++)
+        if (!g_ptr_array_find (used, terms->pdata[k], NULL) && term_is_key_equality (terms->pdata[k], name, type) &&
+            j + 1 < dyn_key_schema_get_n_sort_keys (keys))
+          {
+            found = terms->pdata[k];
+            equality = TRUE;
+          }
+      for (guint k = 0; k < terms->len && found == NULL; k++)
+        if (!g_ptr_array_find (used, terms->pdata[k], NULL) && term_is_sort_condition (terms->pdata[k], keys, j))
+          found = terms->pdata[k];
+      if (found == NULL)
+        break;
+      g_ptr_array_add (used, found);
+      if (!equality)
+        break;
+    }
+
+  if (used->len == 1)
+    kc = dyn_expr_node_copy (used->pdata[0]);
+  else
+    {
+      kc = dyn_expr_node_new (DYN_EXPR_AND);
+      for (guint i = 0; i < used->len; i++)
+        g_ptr_array_add (kc->children, dyn_expr_node_copy (used->pdata[i]));
+    }
 
   remaining = dyn_expr_node_new (DYN_EXPR_AND);
   for (guint i = 0; i < terms->len; i++)
-    if (terms->pdata[i] != pk && terms->pdata[i] != sk)
+    if (!g_ptr_array_find (used, terms->pdata[i], NULL))
       g_ptr_array_add (remaining->children, dyn_expr_node_copy (terms->pdata[i]));
 
   *key_condition = g_steal_pointer (&kc);
@@ -170,6 +215,27 @@ list_candidates (const DynTableKeys *table,
   return candidates;
 }
 
+/* The sort attributes @kc uses, in key order, joined by ", "; NULL for none. */
+static char *
+used_sort_names (DynExprNode        *kc,
+                 const DynKeySchema *keys)
+{
+  DynExprNode *sort_terms[DYN_KEY_MAX_ATTRIBUTES];
+  GString *out = NULL;
+
+  if (!_dyn_expr_analyse_key_terms (kc, keys, NULL, sort_terms, NULL))
+    return NULL;
+  for (guint j = 0; j < dyn_key_schema_get_n_sort_keys (keys) && sort_terms[j] != NULL; j++)
+    {
+      if (out == NULL)
+        out = g_string_new (NULL);
+      else
+        g_string_append (out, ", ");
+      g_string_append (out, dyn_key_schema_get_sort_key (keys, j, NULL));
+    }
+  return out ? g_string_free (out, FALSE) : NULL;
+}
+
 /* Takes @kc and @rest. @narrower: the suggestion reads fewer items by the
  * candidate's sort key. */
 static void
@@ -179,14 +245,23 @@ set_suggestion (DynExprPlan        *plan,
                 DynExprNode        *rest,
                 gboolean            narrower)
 {
+  g_autofree char *sort_names = NULL;
+
   plan->suggested_index = g_strdup (cand->kind == DYN_INDEX_TABLE ? (cand->name ? cand->name : "")
                                                                    : cand->name);
   plan->suggested_key_condition = kc;
   plan->suggested_filter = rest;
-  if (cand->kind != DYN_INDEX_TABLE && narrower)
+  if (narrower && dyn_key_schema_get_n_sort_keys (&cand->keys) > 1)
+    sort_names = used_sort_names (kc, &cand->keys);
+  if (sort_names != NULL && strchr (sort_names, ',') != NULL)
+    /* Translators: Query is the operation; the first %s is an index, the second lists the sort key
+     * attributes the key condition uses: “r1, r2” */
+    plan->suggestion = g_strdup_printf (_("Query on index %s possible: its sort key attributes %s narrow the read"),
+                                        cand->name, sort_names);
+  else if (cand->kind != DYN_INDEX_TABLE && narrower)
     /* Translators: Query is the operation; the first %s is an index, the second its sort key */
     plan->suggestion = g_strdup_printf (_("Query on index %s possible: its sort key %s narrows the read"),
-                                        cand->name, cand->keys.sort_key);
+                                        cand->name, sort_names ? sort_names : cand->keys.sort_key);
   else if (cand->kind != DYN_INDEX_TABLE)
     /* Translators: Query is the operation; %s is an index */
     plan->suggestion = g_strdup_printf (_("Query on index %s possible"), cand->name);
@@ -223,7 +298,7 @@ suggest_narrower (DynExprPlan        *plan,
       DynExprNode *kc = NULL, *rest = NULL;
 
       if (cand->projection != DYN_PROJECTION_ALL ||
-          g_strcmp0 (cand->keys.partition_key, info->keys.partition_key) != 0 ||
+          !dyn_key_schema_same_partition (&cand->keys, &info->keys) ||
           !split_for_query (condition, cand, &kc, &rest))
         continue;
       if (!key_condition_has_sort (kc, &cand->keys))
@@ -263,7 +338,7 @@ suggest_query (DynExprPlan        *plan,
       sorted = key_condition_has_sort (kc, &cand->keys);
       if (best == NULL ||
           (sorted && cand->projection == DYN_PROJECTION_ALL &&
-           g_strcmp0 (cand->keys.partition_key, best->keys.partition_key) == 0))
+           dyn_key_schema_same_partition (&cand->keys, &best->keys)))
         {
           g_clear_pointer (&best_kc, dyn_expr_node_unref);
           g_clear_pointer (&best_rest, dyn_expr_node_unref);
@@ -283,19 +358,47 @@ suggest_query (DynExprPlan        *plan,
   return best;
 }
 
+/* The conditions of @terms (in key order) joined by " AND ", or NULL. */
+static char *
+describe_terms (DynExprNode * const *terms,
+                guint                n)
+{
+  GString *out = NULL;
+
+  for (guint j = 0; j < n; j++)
+    {
+      g_autofree char *text = NULL;
+
+      if (terms[j] == NULL)
+        continue;
+      text = describe_term (terms[j]);
+      if (out == NULL)
+        out = g_string_new (NULL);
+      else
+        g_string_append (out, " AND ");
+      g_string_append (out, text);
+    }
+  return out ? g_string_free (out, FALSE) : NULL;
+}
+
+/* Every key attribute's condition: a multi-attribute key's are joined. */
 static void
 set_query_reason (DynExprPlan        *plan,
                   const DynIndexInfo *info,
                   DynExprNode        *key_condition)
 {
-  DynExprNode *pk = NULL, *sk = NULL;
+  DynExprNode *pt[DYN_KEY_MAX_ATTRIBUTES] = { NULL }, *st[DYN_KEY_MAX_ATTRIBUTES] = { NULL };
   g_autofree char *pk_text = NULL;
   g_autofree char *sk_text = NULL;
+  gboolean sk;
 
-  _dyn_expr_analyse_key_condition (key_condition, &info->keys, &pk, &sk, NULL);
-  pk_text = pk ? describe_term (pk) : g_strdup ("");
-  sk_text = sk ? describe_term (sk) : NULL;
-  if (info->kind != DYN_INDEX_TABLE && sk != NULL)
+  _dyn_expr_analyse_key_terms (key_condition, &info->keys, pt, st, NULL);
+  pk_text = describe_terms (pt, DYN_KEY_MAX_ATTRIBUTES);
+  if (pk_text == NULL)
+    pk_text = g_strdup ("");
+  sk_text = describe_terms (st, DYN_KEY_MAX_ATTRIBUTES);
+  sk = sk_text != NULL;
+  if (info->kind != DYN_INDEX_TABLE && sk)
     /* Translators: Query is the operation; the first %s is an index, the second the condition on its
      * partition key (pk = "a"), the third the one on its sort key (sk > 3) */
     plan->reason = g_strdup_printf (_("Query on index %s: partition key %s, sort key %s"),
@@ -304,7 +407,7 @@ set_query_reason (DynExprPlan        *plan,
     /* Translators: Query is the operation; the first %s is an index, the second the condition on its
      * partition key (pk = "a") */
     plan->reason = g_strdup_printf (_("Query on index %s: partition key %s"), info->name, pk_text);
-  else if (info->name != NULL && sk != NULL)
+  else if (info->name != NULL && sk)
     /* Translators: Query is the operation; the first %s is a table, the second the condition on its
      * partition key (pk = "a"), the third the one on its sort key (sk > 3) */
     plan->reason = g_strdup_printf (_("Query on table %s: partition key %s, sort key %s"),
@@ -313,13 +416,54 @@ set_query_reason (DynExprPlan        *plan,
     /* Translators: Query is the operation; the first %s is a table, the second the condition on its
      * partition key (pk = "a") */
     plan->reason = g_strdup_printf (_("Query on table %s: partition key %s"), info->name, pk_text);
-  else if (sk != NULL)
+  else if (sk)
     /* Translators: Query is the operation; the first %s is the condition on the table's partition key
      * (pk = "a"), the second the one on its sort key (sk > 3) */
     plan->reason = g_strdup_printf (_("Query on table: partition key %s, sort key %s"), pk_text, sk_text);
   else
     /* Translators: Query is the operation; %s is the condition on the table's partition key (pk = "a") */
     plan->reason = g_strdup_printf (_("Query on table: partition key %s"), pk_text);
+}
+
+typedef enum {
+  SCAN_NO_CONDITION,
+  SCAN_NO_EQUALITY,
+  SCAN_IN_FILTER,
+} ScanReason;
+
+/* Why a read of @info is a Scan, naming its partition key: every attribute
+ * of a multi-attribute one. */
+static char *
+scan_reason (const DynIndexInfo *info,
+             ScanReason          why)
+{
+  g_autofree char *names = dyn_key_schema_join_names (&info->keys, FALSE);
+  gboolean multi = dyn_key_schema_get_n_partition_keys (&info->keys) > 1;
+
+  switch (why)
+    {
+    case SCAN_NO_CONDITION:
+      if (multi)
+        /* Translators: Scan is the operation; %s lists the partition key attributes: “tenant, region” */
+        return g_strdup_printf (_("Scan: no condition on the partition key attributes %s"), names);
+      /* Translators: Scan is the operation; %s is the partition key's name */
+      return g_strdup_printf (_("Scan: no condition on the partition key %s"), names);
+    case SCAN_NO_EQUALITY:
+      if (multi)
+        /* Translators: Scan is the operation; %s lists the partition key attributes: “tenant, region” */
+        return g_strdup_printf (_("Scan: no equality on each of the partition key attributes %s"), names);
+      /* Translators: Scan is the operation; %s is the partition key's name */
+      return g_strdup_printf (_("Scan: no equality on the partition key %s"), names);
+    case SCAN_IN_FILTER:
+    default:
+      if (multi)
+        /* Translators: Scan is the operation; %s lists the partition key attributes: “tenant, region” */
+        return g_strdup_printf (_("Scan: the equalities on the partition key attributes %s are in the "
+                                  "filter, not in the key condition"), names);
+      /* Translators: Scan is the operation; %s is the partition key's name */
+      return g_strdup_printf (_("Scan: the equality on the partition key %s is in the filter, "
+                                "not in the key condition"), names);
+    }
 }
 
 static DynExprNode *
@@ -386,15 +530,11 @@ dyn_expr_plan (const DynTableKeys  *table,
 
   if (filter == NULL)
     {
-      /* Translators: Scan is the operation; %s is the partition key's name */
-      plan->reason = g_strdup_printf (_("Scan: no condition on the partition key %s"),
-                                      info->keys.partition_key);
+      plan->reason = scan_reason (info, SCAN_NO_CONDITION);
       return g_steal_pointer (&plan);
     }
 
-  /* Translators: Scan is the operation; %s is the partition key's name */
-  plan->reason = g_strdup_printf (_("Scan: no equality on the partition key %s"),
-                                  info->keys.partition_key);
+  plan->reason = scan_reason (info, SCAN_NO_EQUALITY);
 
   /* Could the filter run as a Query: first on the chosen table/index, then
    * on the table, then on each index? */
@@ -403,10 +543,7 @@ dyn_expr_plan (const DynTableKeys  *table,
       g_clear_pointer (&kc, dyn_expr_node_unref);
       g_clear_pointer (&rest, dyn_expr_node_unref);
       g_free (plan->reason);
-      /* Translators: Scan is the operation; %s is the partition key's name */
-      plan->reason = g_strdup_printf (_("Scan: the equality on the partition key %s is in the filter, "
-                                        "not in the key condition"),
-                                      info->keys.partition_key);
+      plan->reason = scan_reason (info, SCAN_IN_FILTER);
     }
 
   return g_steal_pointer (&plan);
@@ -438,11 +575,7 @@ check_key_types (DynExprNode         *condition,
       name = path ? dyn_expr_path_get_top_name (path->path) : NULL;
       if (name == NULL)
         continue;
-      if (g_strcmp0 (name, keys->partition_key) == 0)
-        type = keys->partition_type;
-      else if (keys->sort_key != NULL && strcmp (name, keys->sort_key) == 0)
-        type = keys->sort_type;
-      else
+      if (!dyn_key_schema_find (keys, name, NULL, NULL, &type))
         continue;
       for (guint j = 0; j < t->children->len; j++)
         {
@@ -481,9 +614,7 @@ dyn_expr_plan_condition (const DynTableKeys  *table,
   if (condition == NULL)
     {
       plan->operation = DYN_EXPR_PLAN_SCAN;
-      /* Translators: Scan is the operation; %s is the partition key's name */
-      plan->reason = g_strdup_printf (_("Scan: no condition on the partition key %s"),
-                                      info->keys.partition_key);
+      plan->reason = scan_reason (info, SCAN_NO_CONDITION);
       return g_steal_pointer (&plan);
     }
   if (!dyn_expr_validate (condition, DYN_EXPR_ROLE_FILTER, NULL, error) ||
@@ -522,9 +653,7 @@ dyn_expr_plan_condition (const DynTableKeys  *table,
         plan->reason = g_strdup (_("Scan: the conditions on the keys of table do not fit one key condition"));
     }
   else
-    /* Translators: Scan is the operation; %s is the partition key's name */
-    plan->reason = g_strdup_printf (_("Scan: no equality on the partition key %s"),
-                                    info->keys.partition_key);
+    plan->reason = scan_reason (info, SCAN_NO_EQUALITY);
 
   suggest_query (plan, table, info, condition, 1);
   return g_steal_pointer (&plan);
@@ -599,38 +728,45 @@ dyn_expr_expand_sharded_key_condition (DynExprNode         *key_condition,
                                        const DynKeySchema  *keys,
                                        GError             **error)
 {
-  DynExprNode *pk = NULL;
-  DynExprNode *value_node;
+  DynExprNode *pt[DYN_KEY_MAX_ATTRIBUTES];
   g_auto(GStrv) shards = NULL;
-  GError *local_error = NULL;
   GPtrArray *result;
-  guint vi;
+  guint vi = 0, at = 0;
 
   g_return_val_if_fail (key_condition != NULL && keys != NULL, NULL);
 
-  if (!_dyn_expr_analyse_key_condition (key_condition, keys, &pk, NULL, error))
+  if (!_dyn_expr_analyse_key_terms (key_condition, keys, pt, NULL, error))
     return NULL;
-  vi = ((DynExprNode *) pk->children->pdata[0])->kind == DYN_EXPR_VALUE ? 0 : 1;
-  value_node = pk->children->pdata[vi];
-  if (value_node->value == NULL || dyn_value_get_value_type (value_node->value) != DYN_VALUE_S)
-    return NULL;
-  shards = dyn_expr_expand_shard_range (dyn_value_get_string (value_node->value), &local_error);
-  if (shards == NULL)
+  /* The first partition attribute whose value is a shard range fans out. */
+  for (guint i = 0; i < dyn_key_schema_get_n_partition_keys (keys) && shards == NULL; i++)
     {
+      GError *local_error = NULL;
+      DynExprNode *value_node;
+
+      vi = ((DynExprNode *) pt[i]->children->pdata[0])->kind == DYN_EXPR_VALUE ? 0 : 1;
+      value_node = pt[i]->children->pdata[vi];
+      if (value_node->value == NULL || dyn_value_get_value_type (value_node->value) != DYN_VALUE_S)
+        continue;
+      shards = dyn_expr_expand_shard_range (dyn_value_get_string (value_node->value), &local_error);
       if (local_error != NULL)
-        g_propagate_error (error, local_error);
-      return NULL;
+        {
+          g_propagate_error (error, local_error);
+          return NULL;
+        }
+      at = i;
     }
+  if (shards == NULL)
+    return NULL;
 
   result = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_expr_node_unref);
   for (guint i = 0; shards[i] != NULL; i++)
     {
       g_autoptr(DynValue) v = dyn_value_new_string (shards[i]);
       DynExprNode *copy = dyn_expr_node_copy (key_condition);
-      DynExprNode *cpk = NULL;
+      DynExprNode *cpt[DYN_KEY_MAX_ATTRIBUTES];
 
-      _dyn_expr_analyse_key_condition (copy, keys, &cpk, NULL, NULL);
-      dyn_expr_node_set_value (cpk->children->pdata[vi], v);
+      _dyn_expr_analyse_key_terms (copy, keys, cpt, NULL, NULL);
+      dyn_expr_node_set_value (cpt[at]->children->pdata[vi], v);
       g_ptr_array_add (result, copy);
     }
   return result;

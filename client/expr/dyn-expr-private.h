@@ -68,9 +68,16 @@ gboolean  _dyn_expr_check_arity       (DynExprNode *node, guint min, guint max, 
 void      _dyn_expr_collect_conjuncts (DynExprNode *node, GPtrArray *out);
 gboolean  _dyn_expr_check_key_value   (DynExprNode *v, const char *key, DynValueType key_type,
                                        GError **error);
+/* @pk_term: the term on the (first) partition attribute; @sk_term: the one
+ * on the last sort attribute the key condition uses. */
 gboolean  _dyn_expr_analyse_key_condition (DynExprNode *node, const DynKeySchema *keys,
                                            DynExprNode **pk_term, DynExprNode **sk_term,
                                            GError **error);
+/* Each key attribute's term in key order (arrays of DYN_KEY_MAX_ATTRIBUTES,
+ * NULL for an attribute without one), for multi-attribute keys. */
+gboolean  _dyn_expr_analyse_key_terms  (DynExprNode *node, const DynKeySchema *keys,
+                                        DynExprNode **partition_terms, DynExprNode **sort_terms,
+                                        GError **error);
 gboolean  _dyn_expr_placeholder_valid (const char *token);  /* "#x"/":x": [A-Za-z0-9_]+ */
 
 G_END_DECLS

@@ -39,7 +39,7 @@ is_key_name (const DynKeySchema *keys,
 {
   if (keys == NULL || name == NULL)
     return FALSE;
-  return g_strcmp0 (keys->partition_key, name) == 0 || g_strcmp0 (keys->sort_key, name) == 0;
+  return dyn_key_schema_has_attribute (keys, name);
 }
 
 static gboolean
@@ -778,7 +778,7 @@ source_with_sort_key (const DynTableKeys *table,
   if (table == NULL || attribute == NULL)
     return NULL;
   if (&table->table.keys != keys &&
-      g_strcmp0 (table->table.keys.partition_key, keys->partition_key) == 0 &&
+      dyn_key_schema_same_partition (&table->table.keys, keys) &&
       g_strcmp0 (table->table.keys.sort_key, attribute) == 0)
     return &table->table;
   for (guint i = 0; i < table->indexes->len; i++)
@@ -786,26 +786,68 @@ source_with_sort_key (const DynTableKeys *table,
       const DynIndexInfo *info = table->indexes->pdata[i];
 
       if (info->kind == DYN_INDEX_LOCAL && &info->keys != keys &&
-          g_strcmp0 (info->keys.partition_key, keys->partition_key) == 0 &&
+          dyn_key_schema_same_partition (&info->keys, keys) &&
           g_strcmp0 (info->keys.sort_key, attribute) == 0)
         return info;
     }
   return NULL;
 }
 
+static gboolean
+is_equality (DynExprNode *term)
+{
+  return term->kind == DYN_EXPR_COMPARE && term->op == DYN_EXPR_OP_EQ;
+}
+
+/* The names of the sort attributes @terms[0 .. @before) that have no term
+ * (@missing) or a term that is not an equality, joined by ", "; NULL when
+ * there is none. */
+static char *
+sort_names_lacking (const DynKeySchema  *keys,
+                    DynExprNode * const *terms,
+                    guint                before,
+                    gboolean             missing)
+{
+  GString *out = NULL;
+
+  for (guint j = 0; j < before; j++)
+    {
+      if (missing ? terms[j] != NULL : (terms[j] == NULL || is_equality (terms[j])))
+        continue;
+      if (out == NULL)
+        out = g_string_new (NULL);
+      else
+        g_string_append (out, ", ");
+      g_string_append (out, dyn_key_schema_get_sort_key (keys, j, NULL));
+    }
+  return out ? g_string_free (out, FALSE) : NULL;
+}
+
 /* @hints (nullable): the table @keys belong to; a non-key attribute that is
- * the sort key of its table or of a local secondary index is named so. */
+ * the sort key of its table or of a local secondary index is named so.
+ * @partition_terms / @sort_terms (each DYN_KEY_MAX_ATTRIBUTES long, optional)
+ * get the term of each key attribute in key order, NULL for one without.
+ *
+ * A multi-attribute key (global secondary indexes): every partition
+ * attribute needs an equality; sort attributes are used left to right, each
+ * but the last used one with an equality, the last one with any key
+ * condition; one condition per attribute. DynamoDB reports a gap before a
+ * sort attribute with a condition first (from the left), then the
+ * non-equalities before the last one used. */
 static gboolean
 analyse_key_condition_full (DynExprNode         *node,
                             const DynKeySchema  *keys,
                             const DynTableKeys  *hints,
-                            DynExprNode        **pk_term,
-                            DynExprNode        **sk_term,
+                            DynExprNode        **partition_terms,
+                            DynExprNode        **sort_terms,
                             GError             **error)
 {
   g_autoptr(GPtrArray) terms = g_ptr_array_new ();
-  DynExprNode *pk = NULL;
-  DynExprNode *sk = NULL;
+  DynExprNode *pk[DYN_KEY_MAX_ATTRIBUTES] = { NULL };
+  DynExprNode *sk[DYN_KEY_MAX_ATTRIBUTES] = { NULL };
+  guint n_partition = dyn_key_schema_get_n_partition_keys (keys);
+  guint n_sort = dyn_key_schema_get_n_sort_keys (keys);
+  gint last_sort = -1;
 
   _dyn_expr_collect_conjuncts (node, terms);
   for (guint i = 0; i < terms->len; i++)
@@ -814,6 +856,9 @@ analyse_key_condition_full (DynExprNode         *node,
       DynExprNode *pathn = NULL;
       const char *name;
       guint path_index = 0;
+      gboolean is_sort = FALSE;
+      guint position = 0;
+      DynValueType type = DYN_VALUE_S;
 
       switch (t->kind)
         {
@@ -873,48 +918,7 @@ analyse_key_condition_full (DynExprNode         *node,
           return FALSE;
         }
 
-      if (g_strcmp0 (name, keys->partition_key) == 0)
-        {
-          if (t->kind != DYN_EXPR_COMPARE || t->op != DYN_EXPR_OP_EQ)
-            {
-              _dyn_expr_set_error_at (error, t->offset,
-                                      /* Translators: %s is the partition key's name */
-                                      _("the partition key %s must be compared with ="), name);
-              return FALSE;
-            }
-          if (pk != NULL)
-            {
-              _dyn_expr_set_error_at (error, t->offset,
-                                      /* Translators: %s is the partition key's name */
-                                      _("the partition key %s is used twice"), name);
-              return FALSE;
-            }
-          if (!_dyn_expr_check_key_value (t->children->pdata[1 - path_index], name, keys->partition_type, error))
-            return FALSE;
-          pk = t;
-        }
-      else if (keys->sort_key != NULL && strcmp (name, keys->sort_key) == 0)
-        {
-          if (sk != NULL)
-            {
-              _dyn_expr_set_error_at (error, t->offset,
-                                      /* Translators: %s is the sort key's name */
-                                      _("a key condition allows one condition on the sort key %s"), name);
-              return FALSE;
-            }
-          if (t->kind == DYN_EXPR_BEGINS_WITH && keys->sort_type == DYN_VALUE_N)
-            {
-              _dyn_expr_set_error_at (error, t->offset,
-                                      /* Translators: begins_with is a function; %s the sort key's name */
-                                      _("begins_with cannot be used on the number sort key %s"), name);
-              return FALSE;
-            }
-          for (guint j = 0; j < t->children->len; j++)
-            if (j != path_index && !_dyn_expr_check_key_value (t->children->pdata[j], name, keys->sort_type, error))
-              return FALSE;
-          sk = t;
-        }
-      else
+      if (!dyn_key_schema_find (keys, name, &is_sort, &position, &type))
         {
           const DynIndexInfo *other = source_with_sort_key (hints, keys, name);
 
@@ -935,9 +939,52 @@ analyse_key_condition_full (DynExprNode         *node,
                                     _("%s is not a key attribute; move it to the filter"), name);
           return FALSE;
         }
+
+      if (!is_sort)
+        {
+          if (!is_equality (t))
+            {
+              _dyn_expr_set_error_at (error, t->offset,
+                                      /* Translators: %s is the partition key's name */
+                                      _("the partition key %s must be compared with ="), name);
+              return FALSE;
+            }
+          if (pk[position] != NULL)
+            {
+              _dyn_expr_set_error_at (error, t->offset,
+                                      /* Translators: %s is the partition key's name */
+                                      _("the partition key %s is used twice"), name);
+              return FALSE;
+            }
+          if (!_dyn_expr_check_key_value (t->children->pdata[1 - path_index], name, type, error))
+            return FALSE;
+          pk[position] = t;
+        }
+      else
+        {
+          if (sk[position] != NULL)
+            {
+              _dyn_expr_set_error_at (error, t->offset,
+                                      /* Translators: %s is the sort key's name */
+                                      _("a key condition allows one condition on the sort key %s"), name);
+              return FALSE;
+            }
+          if (t->kind == DYN_EXPR_BEGINS_WITH && type == DYN_VALUE_N)
+            {
+              _dyn_expr_set_error_at (error, t->offset,
+                                      /* Translators: begins_with is a function; %s the sort key's name */
+                                      _("begins_with cannot be used on the number sort key %s"), name);
+              return FALSE;
+            }
+          for (guint j = 0; j < t->children->len; j++)
+            if (j != path_index && !_dyn_expr_check_key_value (t->children->pdata[j], name, type, error))
+              return FALSE;
+          sk[position] = t;
+          last_sort = MAX (last_sort, (gint) position);
+        }
     }
 
-  if (pk == NULL)
+  if (n_partition <= 1 && pk[0] == NULL)
     {
       _dyn_expr_set_error_at (error, node->offset,
                               /* Translators: %s is the partition key's name */
@@ -945,11 +992,79 @@ analyse_key_condition_full (DynExprNode         *node,
                               keys->partition_key);
       return FALSE;
     }
-  if (pk_term != NULL)
-    *pk_term = pk;
-  if (sk_term != NULL)
-    *sk_term = sk;
+  if (n_partition > 1)
+    {
+      g_autoptr(GString) missing = NULL;
+
+      for (guint j = 0; j < n_partition; j++)
+        if (pk[j] == NULL)
+          {
+            if (missing == NULL)
+              missing = g_string_new (NULL);
+            else
+              g_string_append (missing, ", ");
+            g_string_append (missing, dyn_key_schema_get_partition_key (keys, j, NULL));
+          }
+      if (missing != NULL)
+        {
+          _dyn_expr_set_error_at (error, node->offset,
+                                  /* Translators: %s lists partition key attributes: “region, tenant” */
+                                  _("a key condition needs an equality on each partition key attribute of "
+                                    "the index; there is none on %s"), missing->str);
+          return FALSE;
+        }
+    }
+  for (guint j = 0; n_sort > 1 && j < n_sort; j++)
+    {
+      g_autofree char *gap = sk[j] != NULL ? sort_names_lacking (keys, sk, j, TRUE) : NULL;
+
+      if (gap != NULL)
+        {
+          _dyn_expr_set_error_at (error, sk[j]->offset,
+                                  /* Translators: the first %s is a sort key attribute, the second lists the
+                                   * ones before it that the key condition leaves out: “r1, r2” */
+                                  _("the sort key attribute %s has a condition, so each one before it needs "
+                                    "an equality; there is none on %s"),
+                                  dyn_key_schema_get_sort_key (keys, j, NULL), gap);
+          return FALSE;
+        }
+    }
+  if (n_sort > 1 && last_sort > 0)
+    {
+      g_autofree char *ranged = sort_names_lacking (keys, sk, last_sort, FALSE);
+
+      if (ranged != NULL)
+        {
+          DynExprNode *first = NULL;
+
+          for (gint j = 0; j < last_sort && first == NULL; j++)
+            if (!is_equality (sk[j]))
+              first = sk[j];
+          _dyn_expr_set_error_at (error, first->offset,
+                                  /* Translators: the first %s is a sort key attribute, the second lists the
+                                   * ones before it compared otherwise than with =: “r1, r2” */
+                                  _("the sort key attribute %s has a condition, so each one before it must "
+                                    "be compared with =; compared otherwise: %s"),
+                                  dyn_key_schema_get_sort_key (keys, last_sort, NULL), ranged);
+          return FALSE;
+        }
+    }
+
+  if (partition_terms != NULL)
+    memcpy (partition_terms, pk, sizeof pk);
+  if (sort_terms != NULL)
+    memcpy (sort_terms, sk, sizeof sk);
   return TRUE;
+}
+
+gboolean
+_dyn_expr_analyse_key_terms (DynExprNode         *node,
+                             const DynKeySchema  *keys,
+                             DynExprNode        **partition_terms,
+                             DynExprNode        **sort_terms,
+                             GError             **error)
+{
+  return analyse_key_condition_full (node, keys, NULL, partition_terms, sort_terms, error);
 }
 
 gboolean
@@ -959,7 +1074,19 @@ _dyn_expr_analyse_key_condition (DynExprNode         *node,
                                  DynExprNode        **sk_term,
                                  GError             **error)
 {
-  return analyse_key_condition_full (node, keys, NULL, pk_term, sk_term, error);
+  DynExprNode *pk[DYN_KEY_MAX_ATTRIBUTES], *sk[DYN_KEY_MAX_ATTRIBUTES];
+
+  if (!analyse_key_condition_full (node, keys, NULL, pk, sk, error))
+    return FALSE;
+  if (pk_term != NULL)
+    *pk_term = pk[0];
+  if (sk_term != NULL)
+    {
+      *sk_term = NULL;
+      for (guint j = 0; j < DYN_KEY_MAX_ATTRIBUTES && sk[j] != NULL; j++)
+        *sk_term = sk[j];
+    }
+  return TRUE;
 }
 
 gboolean

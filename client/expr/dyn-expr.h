@@ -297,18 +297,82 @@ typedef enum {
   DYN_PROJECTION_INCLUDE,
 } DynProjectionType;
 
+/* How many partition (HASH) and how many sort (RANGE) attributes the key of
+ * a global secondary index may have (DynamoDB, November 2025). */
+#define DYN_KEY_MAX_ATTRIBUTES 4
+
+/**
+ * DynKeyAttribute:
+ *
+ * One attribute of a key: its name and type (DYN_VALUE_S, _N or _B).
+ */
+typedef struct {
+  char         *name;
+  DynValueType  type;
+} DynKeyAttribute;
+
 /**
  * DynKeySchema:
  *
- * The key of a table or an index. @sort_key is NULL for a simple key. The
- * types are DYN_VALUE_S, _N or _B.
+ * The key of a table or an index. @partition_key and @sort_key are its first
+ * partition (HASH) and sort (RANGE) attributes; @sort_key is NULL for a
+ * simple key. The types are DYN_VALUE_S, _N or _B.
+ *
+ * A global secondary index may have a multi-attribute key: up to
+ * DYN_KEY_MAX_ATTRIBUTES partition and as many sort attributes, in key-schema
+ * order. The ones after the first are @more_partition and @more_sort
+ * (zero for a single-attribute key, so a schema written as
+ * { "pk", DYN_VALUE_S, "sk", DYN_VALUE_S } is complete). Tables and local
+ * secondary indexes always have single-attribute keys. Read all attributes
+ * with dyn_key_schema_get_n_partition_keys()/_get_partition_key() and the
+ * sort counterparts rather than assuming one.
  */
 typedef struct {
-  char         *partition_key;
-  DynValueType  partition_type;
-  char         *sort_key;
-  DynValueType  sort_type;
+  char            *partition_key;
+  DynValueType     partition_type;
+  char            *sort_key;
+  DynValueType     sort_type;
+  guint            n_more_partition;
+  DynKeyAttribute  more_partition[DYN_KEY_MAX_ATTRIBUTES - 1];
+  guint            n_more_sort;
+  DynKeyAttribute  more_sort[DYN_KEY_MAX_ATTRIBUTES - 1];
 } DynKeySchema;
+
+/* How many partition attributes @self has (1–4; 0 without a partition key). */
+guint         dyn_key_schema_get_n_partition_keys (const DynKeySchema *self);
+/* Partition attribute @i in key order (0 is partition_key); its type in
+ * *type. NULL when @i is out of range. */
+const char   *dyn_key_schema_get_partition_key    (const DynKeySchema *self, guint i, DynValueType *type);
+/* How many sort attributes @self has (0–4). */
+guint         dyn_key_schema_get_n_sort_keys      (const DynKeySchema *self);
+const char   *dyn_key_schema_get_sort_key         (const DynKeySchema *self, guint i, DynValueType *type);
+/* All key attributes, the partition ones then the sort ones, in key order. */
+guint         dyn_key_schema_get_n_attributes     (const DynKeySchema *self);
+const char   *dyn_key_schema_get_attribute        (const DynKeySchema *self, guint i, DynValueType *type);
+/* Whether the key has more than one partition or more than one sort attribute. */
+gboolean      dyn_key_schema_is_multi_attribute   (const DynKeySchema *self);
+/* Whether @name is one of the key's attributes; *is_sort, *position (in the
+ * partition or the sort attributes) and *type say which (each optional). */
+gboolean      dyn_key_schema_find                 (const DynKeySchema *self, const char *name,
+                                                   gboolean *is_sort, guint *position, DynValueType *type);
+gboolean      dyn_key_schema_has_attribute        (const DynKeySchema *self, const char *name);
+/* Whether @a and @b have the same partition attributes (in any order) with
+ * the same types. */
+gboolean      dyn_key_schema_same_partition       (const DynKeySchema *a, const DynKeySchema *b);
+/* Appends a partition (@is_sort FALSE) or sort attribute after the ones
+ * @self has; FALSE (nothing added) when it has DYN_KEY_MAX_ATTRIBUTES of
+ * that kind already. The name is copied. */
+gboolean      dyn_key_schema_append               (DynKeySchema *self, gboolean is_sort,
+                                                   const char *name, DynValueType type);
+/* The partition (or sort) attribute names in key order, joined by ", ":
+ * "GSI1PK", "tenant, region". NULL for a key without sort attributes. */
+char         *dyn_key_schema_join_names           (const DynKeySchema *self, gboolean sort) G_GNUC_WARN_UNUSED_RESULT;
+/* Deep copy into @dest (not initialised; clear it with dyn_key_schema_clear()). */
+void          dyn_key_schema_copy_into            (const DynKeySchema *self, DynKeySchema *dest);
+/* Frees the names of a schema held in place (e.g. a struct member). */
+void          dyn_key_schema_clear                (DynKeySchema *self);
+DynKeySchema *dyn_key_schema_copy                 (const DynKeySchema *self) G_GNUC_WARN_UNUSED_RESULT;
+void          dyn_key_schema_free                 (DynKeySchema *self);
 
 /**
  * DynIndexInfo:
@@ -341,10 +405,43 @@ DynIndexInfo *dyn_table_keys_add_index    (DynTableKeys *self, const char *name,
                                            const char *partition_key, DynValueType partition_type,
                                            const char *sort_key, DynValueType sort_type,
                                            DynProjectionType projection);
+/* The same with a key schema of any number of attributes (copied): a
+ * global secondary index with a multi-attribute key. */
+DynIndexInfo *dyn_table_keys_add_index_with_schema (DynTableKeys *self, const char *name,
+                                                    DynIndexKind kind, const DynKeySchema *keys,
+                                                    DynProjectionType projection);
 DynTableKeys *dyn_table_keys_copy         (const DynTableKeys *self) G_GNUC_WARN_UNUSED_RESULT;
 /* NULL or "" returns the table itself. */
 const DynIndexInfo *dyn_table_keys_lookup (const DynTableKeys *self, const char *index_name);
 void          dyn_table_keys_free         (DynTableKeys *self);
+
+/* The attributes whose values lead to an item collection ("follow this
+ * key", the grid's link cells): the partition attributes of the table and of
+ * each index, then the sort attributes of multi-attribute sort keys but the
+ * last, each once, in that order. NULL-terminated. */
+GStrv         dyn_table_keys_get_link_attributes (const DynTableKeys *self) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * dyn_table_keys_follow:
+ * @attribute: a link attribute (dyn_table_keys_get_link_attributes())
+ * @item: the item it was clicked in (a map), or only the attribute's value
+ * @index_name: (out) (transfer full): the index to read, NULL for the table
+ *
+ * The condition that reads what @item shares by @attribute: on the table
+ * when @attribute is its partition key, else on the first index whose
+ * partition attributes include it and all of which @item has (then the first
+ * whose sort attributes do): an equality
+ * on each partition attribute of that source, values from @item; for a sort
+ * attribute of a multi-attribute sort key, also equalities on the sort
+ * attributes up to it, left to right. With only a value, just a source
+ * whose partition key is @attribute alone qualifies.
+ *
+ * Returns: (transfer full): the condition, or NULL with
+ *   DYN_ERROR_INVALID_ARGUMENT when no source fits
+ */
+DynExprNode  *dyn_table_keys_follow       (const DynTableKeys *self, const char *attribute,
+                                           DynValue *item, char **index_name,
+                                           GError **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
  * dyn_expr_validate:
@@ -511,7 +608,8 @@ void          dyn_expr_plan_free          (DynExprPlan *plan);
  * key values "WS#acme#01" … "WS#acme#10" (at most 10000); else NULL. A
  * malformed range (hi < lo) is an error. */
 GStrv         dyn_expr_expand_shard_range (const char *value, GError **error) G_GNUC_WARN_UNUSED_RESULT;
-/* For a key condition whose partition-key value is a shard range: one key
+/* For a key condition whose partition-key value (of a multi-attribute key:
+ * the first partition attribute's that is) is a shard range: one key
  * condition per shard (new references in a GPtrArray with unref as free
  * function). NULL if the value is not a range (no error) or on error. */
 GPtrArray    *dyn_expr_expand_sharded_key_condition (DynExprNode *key_condition,
@@ -522,6 +620,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynExprPath, dyn_expr_path_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynExprNode, dyn_expr_node_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynExprContext, dyn_expr_context_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynTableKeys, dyn_table_keys_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynKeySchema, dyn_key_schema_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynExprPlan, dyn_expr_plan_free)
 
 G_END_DECLS

@@ -34,8 +34,7 @@ dyn_change_set_finalize (GObject *object)
   DynChangeSet *self = DYN_CHANGE_SET (object);
 
   g_free (self->table);
-  g_free (self->keys.partition_key);
-  g_free (self->keys.sort_key);
+  dyn_key_schema_clear (&self->keys);
   g_free (self->version_attribute);
   g_ptr_array_unref (self->changes);
   g_ptr_array_unref (self->tokens);
@@ -122,10 +121,7 @@ dyn_change_set_new (const char         *table,
 
   self = g_object_new (DYN_TYPE_CHANGE_SET, NULL);
   self->table = g_strdup (table);
-  self->keys.partition_key = g_strdup (keys->partition_key);
-  self->keys.partition_type = keys->partition_type;
-  self->keys.sort_key = g_strdup (keys->sort_key);
-  self->keys.sort_type = keys->sort_type;
+  dyn_key_schema_copy_into (keys, &self->keys);
   return self;
 }
 

@@ -74,13 +74,13 @@ same_key (const DynKeySchema *keys,
           DynValue           *a,
           DynValue           *b)
 {
-  if (!opt_equal (dyn_value_map_lookup (a, keys->partition_key),
-                  dyn_value_map_lookup (b, keys->partition_key)))
-    return FALSE;
-  if (keys->sort_key != NULL &&
-      !opt_equal (dyn_value_map_lookup (a, keys->sort_key),
-                  dyn_value_map_lookup (b, keys->sort_key)))
-    return FALSE;
+  for (guint i = 0; i < dyn_key_schema_get_n_attributes (keys); i++)
+    {
+      const char *name = dyn_key_schema_get_attribute (keys, i, NULL);
+
+      if (!opt_equal (dyn_value_map_lookup (a, name), dyn_value_map_lookup (b, name)))
+        return FALSE;
+    }
   return TRUE;
 }
 
@@ -258,9 +258,12 @@ _dyn_changes_key_of (const DynKeySchema *keys,
 {
   DynValue *key = dyn_value_new_map ();
 
-  dyn_value_map_set (key, keys->partition_key, dyn_value_map_lookup (item, keys->partition_key));
-  if (keys->sort_key != NULL)
-    dyn_value_map_set (key, keys->sort_key, dyn_value_map_lookup (item, keys->sort_key));
+  for (guint i = 0; i < dyn_key_schema_get_n_attributes (keys); i++)
+    {
+      const char *name = dyn_key_schema_get_attribute (keys, i, NULL);
+
+      dyn_value_map_set (key, name, dyn_value_map_lookup (item, name));
+    }
   return key;
 }
 
@@ -268,8 +271,7 @@ gboolean
 _dyn_changes_is_key_attribute (const DynKeySchema *keys,
                                const char         *name)
 {
-  return strcmp (name, keys->partition_key) == 0 ||
-         (keys->sort_key != NULL && strcmp (name, keys->sort_key) == 0);
+  return dyn_key_schema_has_attribute (keys, name);
 }
 
 /* A text identifying the item a key addresses: numbers by value. */
@@ -278,11 +280,10 @@ _dyn_changes_key_identity (const DynKeySchema *keys,
                            DynValue           *item)
 {
   GString *s = g_string_new (NULL);
-  const char *names[] = { keys->partition_key, keys->sort_key };
 
-  for (guint i = 0; i < G_N_ELEMENTS (names) && names[i] != NULL; i++)
+  for (guint i = 0; i < dyn_key_schema_get_n_attributes (keys); i++)
     {
-      DynValue *v = dyn_value_map_lookup (item, names[i]);
+      DynValue *v = dyn_value_map_lookup (item, dyn_key_schema_get_attribute (keys, i, NULL));
 
       g_string_append_c (s, '\x1f');
       switch (dyn_value_get_value_type (v))

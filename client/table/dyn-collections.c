@@ -99,6 +99,7 @@ struct _DynCollection
   GPtrArray          *pending;      /* DynItemObject*, not owned: this page's items */
   DynCollectionModel *model;        /* not a reference; NULL once detached */
   guint               page_serial;  /* the page that created it */
+  guint               composite : 1; /* pk is a list: a multi-attribute partition key */
   guint               descending : 1;
   guint               unsorted : 1; /* created this page, items out of order */
 };
@@ -148,10 +149,26 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (DynCollection, dyn_collection, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, dyn_collection_model_iface_init))
 
 static char *
-key_to_title (const DynValue *pk)
+key_to_title (const DynValue *pk,
+              gboolean        composite)
 {
   if (pk == NULL)
     return g_strdup (_("(no key)"));
+  if (composite)
+    {
+      /* A multi-attribute partition key: "acme · 7". */
+      GString *out = g_string_new (NULL);
+
+      for (guint i = 0; i < dyn_value_get_length (pk); i++)
+        {
+          g_autofree char *part = key_to_title (dyn_value_list_get (pk, i), FALSE);
+
+          if (i > 0)
+            g_string_append (out, " · ");
+          g_string_append (out, part);
+        }
+      return g_string_free (out, FALSE);
+    }
 
   switch (dyn_value_get_value_type (pk))
     {
@@ -450,12 +467,14 @@ dyn_collection_init (DynCollection *self)
 static DynCollection *
 collection_new (DynCollectionModel *model,
                 DynValue           *pk,
+                gboolean            composite,
                 gboolean            descending,
                 guint               page_serial)
 {
   DynCollection *self = g_object_new (DYN_TYPE_COLLECTION, NULL);
 
   self->pk = pk != NULL ? dyn_value_ref (pk) : NULL;
+  self->composite = pk != NULL && composite;
   self->model = model;
   self->descending = !!descending;
   self->page_serial = page_serial;
@@ -475,7 +494,7 @@ dyn_collection_get_title (DynCollection *self)
   g_return_val_if_fail (DYN_IS_COLLECTION (self), NULL);
 
   if (self->title == NULL)
-    self->title = key_to_title (self->pk);
+    self->title = key_to_title (self->pk, self->composite);
   return self->title;
 }
 
@@ -526,8 +545,12 @@ struct _DynCollectionModel
 {
   GObject        parent_instance;
 
-  char          *partition_key;
-  char          *sort_key;
+  char          *partition_key;   /* the first partition attribute */
+  char          *sort_key;        /* the first sort attribute, or NULL */
+  GStrv          partition_keys;  /* every partition attribute, in key order */
+  GStrv          sort_keys;       /* every sort attribute (may be empty) */
+  gboolean       composite_pk;    /* more than one partition attribute */
+  gboolean       composite_sk;    /* more than one sort attribute */
   GPtrArray     *collections;     /* DynCollection*, owned, first-appearance order */
   GHashTable    *by_pk;           /* DynValue* (the collection's) → DynCollection* */
   DynCollection *no_key;          /* borrowed from collections */
@@ -545,6 +568,8 @@ enum {
   PROP_0,
   PROP_PARTITION_KEY,
   PROP_SORT_KEY,
+  PROP_PARTITION_KEYS,
+  PROP_SORT_KEYS,
   PROP_DESCENDING,
   PROP_N_ITEMS,
   PROP_N_ITEMS_TOTAL,
@@ -638,6 +663,11 @@ key_hash (gconstpointer p)
       }
     case DYN_VALUE_B:
       return g_bytes_hash (dyn_value_get_binary (v));
+    case DYN_VALUE_L:
+      /* A multi-attribute partition key. */
+      for (guint i = 0; i < dyn_value_get_length (v); i++)
+        h = (h ^ key_hash (dyn_value_list_get (v, i))) * 16777619u;
+      return h;
     default:
       return dyn_value_get_value_type (v);
     }
@@ -681,7 +711,7 @@ static DynCollection *
 add_collection (DynCollectionModel *self,
                 DynValue           *pk)
 {
-  DynCollection *coll = collection_new (self, pk, self->descending, self->page_serial);
+  DynCollection *coll = collection_new (self, pk, self->composite_pk, self->descending, self->page_serial);
 
   g_ptr_array_add (self->collections, coll);
   if (pk == NULL)
@@ -716,6 +746,76 @@ drop_collection_if_empty (DynCollectionModel *self,
   g_ptr_array_remove_index (self->collections, pos);
   g_list_model_items_changed (G_LIST_MODEL (self), pos, 1, 0);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+}
+
+/* The partition (@sort FALSE) or sort key value of @item (a map, or a key
+ * map): the attribute's value, borrowed, for a single-attribute key; for a
+ * multi-attribute one a new list of the values in key order (*owned set):
+ * every partition attribute, else NULL; the sort attributes as far as @item
+ * has them from the left (a missing one sorts first), else NULL. */
+static DynValue *
+key_of (DynCollectionModel *self,
+        const DynValue     *item,
+        gboolean            sort,
+        gboolean           *owned)
+{
+  GStrv names = sort ? self->sort_keys : self->partition_keys;
+  DynValue *list;
+
+  *owned = FALSE;
+  if (!(sort ? self->composite_sk : self->composite_pk))
+    {
+      const char *name = sort ? self->sort_key : self->partition_key;
+
+      return name != NULL ? dyn_value_map_lookup (item, name) : NULL;
+    }
+  list = NULL;
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      DynValue *v = dyn_value_map_lookup (item, names[i]);
+
+      if (v == NULL)
+        {
+          if (!sort)
+            g_clear_pointer (&list, dyn_value_unref);
+          break;
+        }
+      if (list == NULL)
+        list = dyn_value_new_list ();
+      dyn_value_list_append (list, v);
+    }
+  *owned = list != NULL;
+  return list;
+}
+
+/* A new item object for @item with this model's keys. */
+static DynItemObject *
+object_new (DynCollectionModel *self,
+            DynValue           *item)
+{
+  gboolean pk_owned, sk_owned;
+  DynValue *pk = key_of (self, item, FALSE, &pk_owned);
+  DynValue *sk = key_of (self, item, TRUE, &sk_owned);
+
+  if (!pk_owned && !sk_owned)
+    return _dyn_item_object_new (item, pk, sk, self->sort_key == NULL);
+  return _dyn_item_object_new_composite (item, pk, pk_owned, sk, sk_owned, self->sort_key == NULL);
+}
+
+/* Where @name is among the key attributes (partition then sort), or -1. */
+static int
+key_index (DynCollectionModel *self,
+           const char         *name)
+{
+  guint n = 0;
+
+  for (guint i = 0; self->partition_keys[i] != NULL; i++, n++)
+    if (strcmp (name, self->partition_keys[i]) == 0)
+      return n;
+  for (guint i = 0; self->sort_keys[i] != NULL; i++, n++)
+    if (strcmp (name, self->sort_keys[i]) == 0)
+      return n;
+  return -1;
 }
 
 /* Records the member names of @item. Returns TRUE when a key attribute had to
@@ -763,21 +863,26 @@ note_attributes (DynCollectionModel *self,
     {
       const char *name = dyn_value_map_get_name (item, i);
       char *copy;
+      int k;
 
       if (g_hash_table_contains (self->attribute_set, name))
         continue;
       copy = g_strdup (name);
       g_hash_table_add (self->attribute_set, copy);
-      if (strcmp (name, self->partition_key) == 0)
+      k = key_index (self, name);
+      if (k >= 0)
         {
-          reordered |= self->attributes->len > 0;
-          g_ptr_array_insert (self->attributes, 0, copy);
-        }
-      else if (self->sort_key != NULL && strcmp (name, self->sort_key) == 0)
-        {
-          guint at = self->attributes->len > 0 &&
-                     strcmp (self->attributes->pdata[0], self->partition_key) == 0 ? 1 : 0;
+          /* Key attributes lead, in key order. */
+          guint at = 0;
 
+          while (at < self->attributes->len)
+            {
+              int other = key_index (self, self->attributes->pdata[at]);
+
+              if (other < 0 || other > k)
+                break;
+              at++;
+            }
           reordered |= self->attributes->len > at;
           g_ptr_array_insert (self->attributes, at, copy);
         }
@@ -821,7 +926,7 @@ append_items (DynCollectionModel *self,
   for (guint i = 0; i < n; i++)
     {
       DynValue *item = items[i];
-      DynValue *pk, *sk = NULL;
+      DynValue *pk, *sk;
       DynCollection *coll;
       DynItemObject *obj;
 
@@ -831,9 +936,9 @@ append_items (DynCollectionModel *self,
           continue;
         }
 
-      pk = dyn_value_map_lookup (item, self->partition_key);
-      if (self->sort_key != NULL)
-        sk = dyn_value_map_lookup (item, self->sort_key);
+      obj = object_new (self, item);
+      pk = obj->pk;
+      sk = obj->sk;
 
       /* Pages mostly hold runs of one partition. */
       if (last != NULL && same_key (pk, last_pk))
@@ -847,7 +952,6 @@ append_items (DynCollectionModel *self,
           last_pk = pk;
         }
 
-      obj = _dyn_item_object_new (item, pk, sk, self->sort_key == NULL);
       obj->owner = coll;
       g_ptr_array_add (flat, obj);
       added++;
@@ -929,6 +1033,8 @@ dyn_collection_model_finalize (GObject *object)
 
   g_clear_pointer (&self->partition_key, g_free);
   g_clear_pointer (&self->sort_key, g_free);
+  g_clear_pointer (&self->partition_keys, g_strfreev);
+  g_clear_pointer (&self->sort_keys, g_strfreev);
   g_clear_pointer (&self->attribute_set, g_hash_table_unref);
   g_clear_pointer (&self->attributes, g_ptr_array_unref);
   clear_shapes (self);
@@ -951,6 +1057,12 @@ dyn_collection_model_get_property (GObject    *object,
       break;
     case PROP_SORT_KEY:
       g_value_set_string (value, self->sort_key);
+      break;
+    case PROP_PARTITION_KEYS:
+      g_value_set_boxed (value, self->partition_keys);
+      break;
+    case PROP_SORT_KEYS:
+      g_value_set_boxed (value, self->sort_keys);
       break;
     case PROP_DESCENDING:
       g_value_set_boolean (value, self->descending);
@@ -987,6 +1099,14 @@ dyn_collection_model_set_property (GObject      *object,
       g_free (self->sort_key);
       self->sort_key = g_value_dup_string (value);
       break;
+    case PROP_PARTITION_KEYS:
+      g_strfreev (self->partition_keys);
+      self->partition_keys = g_value_dup_boxed (value);
+      break;
+    case PROP_SORT_KEYS:
+      g_strfreev (self->sort_keys);
+      self->sort_keys = g_value_dup_boxed (value);
+      break;
     case PROP_DESCENDING:
       self->descending = g_value_get_boolean (value);
       break;
@@ -1002,11 +1122,39 @@ dyn_collection_model_constructed (GObject *object)
 
   G_OBJECT_CLASS (dyn_collection_model_parent_class)->constructed (object);
 
+  /* "partition-keys"/"sort-keys" (a multi-attribute key) win over
+   * "partition-key"/"sort-key", which then name their first attribute. */
+  if (self->partition_keys != NULL && self->partition_keys[0] != NULL)
+    {
+      g_free (self->partition_key);
+      self->partition_key = g_strdup (self->partition_keys[0]);
+    }
   if (self->partition_key == NULL)
     {
       g_critical ("DynCollectionModel needs a partition key");
       self->partition_key = g_strdup ("");
     }
+  if (self->partition_keys == NULL || self->partition_keys[0] == NULL)
+    {
+      const char *one[] = { self->partition_key, NULL };
+
+      g_strfreev (self->partition_keys);
+      self->partition_keys = g_strdupv ((GStrv) one);
+    }
+  if (self->sort_keys != NULL && self->sort_keys[0] != NULL)
+    {
+      g_free (self->sort_key);
+      self->sort_key = g_strdup (self->sort_keys[0]);
+    }
+  else
+    {
+      const char *one[] = { self->sort_key, NULL };
+
+      g_strfreev (self->sort_keys);
+      self->sort_keys = g_strdupv ((GStrv) one);
+    }
+  self->composite_pk = g_strv_length (self->partition_keys) > 1;
+  self->composite_sk = g_strv_length (self->sort_keys) > 1;
 }
 
 static void
@@ -1026,6 +1174,13 @@ dyn_collection_model_class_init (DynCollectionModelClass *klass)
   properties[PROP_SORT_KEY] =
     g_param_spec_string ("sort-key", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  /* Every partition and sort attribute of a multi-attribute key, in order. */
+  properties[PROP_PARTITION_KEYS] =
+    g_param_spec_boxed ("partition-keys", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SORT_KEYS] =
+    g_param_spec_boxed ("sort-keys", NULL, NULL, G_TYPE_STRV,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_DESCENDING] =
     g_param_spec_boolean ("descending", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
@@ -1087,9 +1242,24 @@ DynCollectionModel *
 dyn_collection_model_new_for_schema (const DynKeySchema *keys,
                                      gboolean            descending)
 {
-  g_return_val_if_fail (keys != NULL, NULL);
+  g_autoptr(GStrvBuilder) partition = g_strv_builder_new ();
+  g_autoptr(GStrvBuilder) sort = g_strv_builder_new ();
+  g_auto(GStrv) partition_keys = NULL;
+  g_auto(GStrv) sort_keys = NULL;
 
-  return dyn_collection_model_new (keys->partition_key, keys->sort_key, descending);
+  g_return_val_if_fail (keys != NULL && keys->partition_key != NULL, NULL);
+
+  for (guint i = 0; i < dyn_key_schema_get_n_partition_keys (keys); i++)
+    g_strv_builder_add (partition, dyn_key_schema_get_partition_key (keys, i, NULL));
+  for (guint i = 0; i < dyn_key_schema_get_n_sort_keys (keys); i++)
+    g_strv_builder_add (sort, dyn_key_schema_get_sort_key (keys, i, NULL));
+  partition_keys = g_strv_builder_end (partition);
+  sort_keys = g_strv_builder_end (sort);
+  return g_object_new (DYN_TYPE_COLLECTION_MODEL,
+                       "partition-keys", partition_keys,
+                       "sort-keys", sort_keys,
+                       "descending", descending,
+                       NULL);
 }
 
 const char *
@@ -1106,6 +1276,20 @@ dyn_collection_model_get_sort_key (DynCollectionModel *self)
   return self->sort_key;
 }
 
+const char * const *
+dyn_collection_model_get_partition_keys (DynCollectionModel *self)
+{
+  g_return_val_if_fail (DYN_IS_COLLECTION_MODEL (self), NULL);
+  return (const char * const *) self->partition_keys;
+}
+
+const char * const *
+dyn_collection_model_get_sort_keys (DynCollectionModel *self)
+{
+  g_return_val_if_fail (DYN_IS_COLLECTION_MODEL (self), NULL);
+  return (const char * const *) self->sort_keys;
+}
+
 gboolean
 dyn_collection_model_get_descending (DynCollectionModel *self)
 {
@@ -1118,11 +1302,19 @@ static DynItemObject *
 find_object (DynCollectionModel *self,
              DynValue           *item)
 {
-  DynValue *pk = dyn_value_map_lookup (item, self->partition_key);
-  DynValue *sk = self->sort_key ? dyn_value_map_lookup (item, self->sort_key) : NULL;
+  g_autoptr(DynValue) pk_list = NULL;
+  g_autoptr(DynValue) sk_list = NULL;
+  gboolean pk_owned, sk_owned;
+  DynValue *pk = key_of (self, item, FALSE, &pk_owned);
+  DynValue *sk = key_of (self, item, TRUE, &sk_owned);
   DynCollection *coll;
 
-  if (pk == NULL || (self->sort_key != NULL && sk == NULL))
+  if (pk_owned)
+    pk_list = pk;
+  if (sk_owned)
+    sk_list = sk;
+  if (pk == NULL || (self->sort_key != NULL && sk == NULL) ||
+      (self->composite_sk && dyn_value_get_length (sk) < g_strv_length (self->sort_keys)))
     return NULL;
   coll = find_collection (self, pk);
   if (coll == NULL || coll->items->len == 0)
@@ -1313,14 +1505,19 @@ DynItemObject *
 dyn_collection_model_lookup (DynCollectionModel *self,
                              const DynValue     *key)
 {
-  DynValue *pk, *sk = NULL;
+  g_autoptr(DynValue) pk_list = NULL;
+  g_autoptr(DynValue) sk_list = NULL;
+  gboolean pk_owned, sk_owned;
+  DynValue *pk, *sk;
   DynCollection *coll;
   guint start = 0;
 
   g_return_val_if_fail (DYN_IS_COLLECTION_MODEL (self), NULL);
   g_return_val_if_fail (key != NULL && dyn_value_get_value_type (key) == DYN_VALUE_M, NULL);
 
-  pk = dyn_value_map_lookup (key, self->partition_key);
+  pk = key_of (self, key, FALSE, &pk_owned);
+  if (pk_owned)
+    pk_list = pk;
   if (pk == NULL)
     {
       GPtrArray *flat = self->flat->items;
@@ -1334,8 +1531,12 @@ dyn_collection_model_lookup (DynCollectionModel *self,
   coll = find_collection (self, pk);
   if (coll == NULL)
     return NULL;
-  if (self->sort_key != NULL)
-    sk = dyn_value_map_lookup (key, self->sort_key);
+  sk = key_of (self, key, TRUE, &sk_owned);
+  if (sk_owned)
+    sk_list = sk;
+  /* A binary search needs the whole sort key. */
+  if (sk != NULL && self->composite_sk && dyn_value_get_length (sk) < g_strv_length (self->sort_keys))
+    sk = NULL;
   if (sk != NULL)
     start = lower_bound (coll->items, sk, self->descending);
   for (guint i = start; i < coll->items->len; i++)
@@ -1384,7 +1585,7 @@ dyn_collection_model_replace (DynCollectionModel *self,
 {
   g_autoptr(DynItemObject) obj = NULL;
   DynCollection *coll, *target;
-  DynValue *pk, *sk = NULL;
+  DynValue *pk, *sk;
   guint pos, flat_pos;
   guint attrs_old;
   gboolean reordered;
@@ -1400,10 +1601,9 @@ dyn_collection_model_replace (DynCollectionModel *self,
     g_return_val_if_reached (NULL);
   self->edited = TRUE;
 
-  pk = dyn_value_map_lookup (item, self->partition_key);
-  if (self->sort_key != NULL)
-    sk = dyn_value_map_lookup (item, self->sort_key);
-  obj = _dyn_item_object_new (item, pk, sk, self->sort_key == NULL);
+  obj = object_new (self, item);
+  pk = obj->pk;
+  sk = obj->sk;
 
   attrs_old = self->attributes->len;
   reordered = note_attributes (self, item);

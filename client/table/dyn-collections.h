@@ -66,7 +66,16 @@ gboolean       dyn_collection_find                    (DynCollection *self,
  * "attributes-changed" signal (position, removed, added) tells when the list
  * changes; usually new names are appended.
  *
- * Properties: "partition-key", "sort-key", "descending" (construct-only),
+ * A multi-attribute key (a global secondary index with several partition
+ * or sort attributes) groups the items that share every partition
+ * attribute's value; the collection's partition-key value is then a list
+ * (L) of those values in key order and its title joins them ("acme · 7").
+ * Items without one of them go into the "(no key)" collection (an index
+ * does not hold them). Within a collection the items are ordered by the sort
+ * attributes left to right, as DynamoDB returns them.
+ *
+ * Properties: "partition-key", "sort-key" (the first attributes),
+ * "partition-keys", "sort-keys" (all, GStrv), "descending" (construct-only),
  * "n-items" (collections), "n-items-total" (items), "n-attributes".
  */
 #define DYN_TYPE_COLLECTION_MODEL (dyn_collection_model_get_type ())
@@ -77,11 +86,19 @@ G_DECLARE_FINAL_TYPE (DynCollectionModel, dyn_collection_model, DYN, COLLECTION_
 DynCollectionModel *dyn_collection_model_new               (const char          *partition_key,
                                                             const char          *sort_key,
                                                             gboolean             descending) G_GNUC_WARN_UNUSED_RESULT;
+/* Every attribute of @keys: a multi-attribute key (a global secondary index)
+ * groups by all its partition attributes and orders by its sort attributes
+ * left to right. */
 DynCollectionModel *dyn_collection_model_new_for_schema    (const DynKeySchema  *keys,
                                                             gboolean             descending) G_GNUC_WARN_UNUSED_RESULT;
 
+/* The first partition and sort attribute. */
 const char         *dyn_collection_model_get_partition_key (DynCollectionModel  *self);
 const char         *dyn_collection_model_get_sort_key      (DynCollectionModel  *self);
+/* Every partition and sort attribute in key order (NULL-terminated; the
+ * sort attributes may be none). */
+const char * const *dyn_collection_model_get_partition_keys (DynCollectionModel *self);
+const char * const *dyn_collection_model_get_sort_keys     (DynCollectionModel  *self);
 gboolean            dyn_collection_model_get_descending    (DynCollectionModel  *self);
 
 /**
@@ -119,7 +136,8 @@ const char * const *dyn_collection_model_get_attributes    (DynCollectionModel  
 
 /**
  * dyn_collection_model_lookup_collection:
- * @pk_value: (nullable): a partition-key value; NULL for the "(no key)" collection
+ * @pk_value: (nullable): a partition-key value (a list of the values for a
+ *   multi-attribute partition key); NULL for the "(no key)" collection
  *
  * Returns: (transfer none) (nullable): the collection
  */

@@ -236,8 +236,7 @@ static gboolean
 is_key_name (const DynKeySchema *keys,
              const char         *name)
 {
-  return keys != NULL &&
-         (g_strcmp0 (keys->partition_key, name) == 0 || g_strcmp0 (keys->sort_key, name) == 0);
+  return keys != NULL && dyn_key_schema_has_attribute (keys, name);
 }
 
 static gboolean
@@ -262,17 +261,15 @@ union_of_names (const DynValue     *a,
 
   if (keys != NULL)
     {
-      const char *key_names[] = { keys->partition_key, keys->sort_key };
-
-      for (guint k = 0; k < G_N_ELEMENTS (key_names); k++)
+      for (guint k = 0; k < dyn_key_schema_get_n_attributes (keys); k++)
         {
-          if (key_names[k] == NULL)
-            continue;
+          const char *key_name = dyn_key_schema_get_attribute (keys, k, NULL);
+
           for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
-            if (is_type (maps[i], DYN_VALUE_M) && dyn_value_map_lookup (maps[i], key_names[k]) != NULL)
+            if (is_type (maps[i], DYN_VALUE_M) && dyn_value_map_lookup (maps[i], key_name) != NULL)
               {
-                g_hash_table_add (seen, (gpointer) key_names[k]);
-                g_ptr_array_add (names, (gpointer) key_names[k]);
+                g_hash_table_add (seen, (gpointer) key_name);
+                g_ptr_array_add (names, (gpointer) key_name);
                 break;
               }
         }
@@ -583,20 +580,20 @@ dyn_item_key (const DynValue     *item,
               const DynKeySchema *keys)
 {
   g_autoptr(DynValue) key = NULL;
-  DynValue *pk, *sk = NULL;
 
   g_return_val_if_fail (item != NULL, NULL);
   g_return_val_if_fail (keys != NULL, NULL);
 
-  pk = dyn_value_map_lookup (item, keys->partition_key);
-  if (pk == NULL)
-    return NULL;
-  if (keys->sort_key != NULL && (sk = dyn_value_map_lookup (item, keys->sort_key)) == NULL)
-    return NULL;
   key = dyn_value_new_map ();
-  dyn_value_map_set (key, keys->partition_key, pk);
-  if (sk != NULL)
-    dyn_value_map_set (key, keys->sort_key, sk);
+  for (guint i = 0; i < dyn_key_schema_get_n_attributes (keys); i++)
+    {
+      const char *name = dyn_key_schema_get_attribute (keys, i, NULL);
+      DynValue *v = dyn_value_map_lookup (item, name);
+
+      if (v == NULL)
+        return NULL;
+      dyn_value_map_set (key, name, v);
+    }
   return g_steal_pointer (&key);
 }
 
@@ -605,8 +602,7 @@ dyn_item_check_key (const DynValue     *item,
                     const DynKeySchema *keys,
                     GError            **error)
 {
-  const char *names[] = { keys->partition_key, keys->sort_key };
-  DynValueType types[] = { keys->partition_type, keys->sort_type };
+  guint n_partition = dyn_key_schema_get_n_partition_keys (keys);
 
   g_return_val_if_fail (item != NULL, FALSE);
 
@@ -615,40 +611,39 @@ dyn_item_check_key (const DynValue     *item,
       g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("an item must be a map"));
       return FALSE;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < dyn_key_schema_get_n_attributes (keys); i++)
     {
-      DynValue *value;
+      DynValueType type;
+      const char *name = dyn_key_schema_get_attribute (keys, i, &type);
+      DynValue *value = dyn_value_map_lookup (item, name);
 
-      if (names[i] == NULL)
-        continue;
-      value = dyn_value_map_lookup (item, names[i]);
       if (value == NULL)
         {
-          if (i == 0)
+          if (i < n_partition)
             /* Translators: %s is the partition key's name */
             g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s: the partition key attribute is missing"),
-                         names[i]);
+                         name);
           else
             /* Translators: %s is the sort key's name */
             g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s: the sort key attribute is missing"),
-                         names[i]);
+                         name);
           return FALSE;
         }
-      if (dyn_value_get_value_type (value) != types[i])
+      if (dyn_value_get_value_type (value) != type)
         {
           g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
                        /* Translators: the first %s is a key attribute, the others DynamoDB types (S, N, B …) */
                        _("%s: the key attribute must be of type %s, not %s"),
-                       names[i], dyn_value_type_to_string (types[i]),
+                       name, dyn_value_type_to_string (type),
                        dyn_value_type_to_string (dyn_value_get_value_type (value)));
           return FALSE;
         }
-      if ((types[i] == DYN_VALUE_S && dyn_value_get_string_length (value) == 0) ||
-          (types[i] == DYN_VALUE_B && g_bytes_get_size (dyn_value_get_binary (value)) == 0))
+      if ((type == DYN_VALUE_S && dyn_value_get_string_length (value) == 0) ||
+          (type == DYN_VALUE_B && g_bytes_get_size (dyn_value_get_binary (value)) == 0))
         {
           /* Translators: %s is a key attribute */
           g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s: a key attribute must not be empty"),
-                       names[i]);
+                       name);
           return FALSE;
         }
     }

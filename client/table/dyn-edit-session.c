@@ -313,8 +313,7 @@ dyn_edit_session_finalize (GObject *object)
   g_clear_pointer (&self->plan, json_node_unref);
   g_clear_error (&self->plan_error);
   g_free (self->table);
-  g_free (self->keys.partition_key);
-  g_free (self->keys.sort_key);
+  dyn_key_schema_clear (&self->keys);
   g_free (self->version_attribute);
   G_OBJECT_CLASS (dyn_edit_session_parent_class)->finalize (object);
 }
@@ -458,10 +457,7 @@ dyn_edit_session_new (DynClient          *client,
   self = g_object_new (DYN_TYPE_EDIT_SESSION, NULL);
   self->client = g_object_ref (client);
   self->table = g_strdup (table);
-  self->keys.partition_key = g_strdup (keys->partition_key);
-  self->keys.partition_type = keys->partition_type;
-  self->keys.sort_key = g_strdup (keys->sort_key);
-  self->keys.sort_type = keys->sort_type;
+  dyn_key_schema_copy_into (keys, &self->keys);
   return self;
 }
 

@@ -13,13 +13,17 @@ struct _DynItemObject
   GObject     parent_instance;
 
   DynValue   *item;          /* owned */
-  DynValue   *pk;            /* borrowed from item */
-  DynValue   *sk;            /* borrowed from item */
+  DynValue   *pk;            /* borrowed from item, or owned (composite) */
+  DynValue   *sk;            /* borrowed from item, or owned (composite) */
   gpointer    owner;         /* the DynCollection holding it, not a reference */
   const char *entity_type;   /* interned, computed on first use */
   guint8      state;
   guint8      type_from_pk : 1;
   guint8      entity_known : 1;
+  /* A multi-attribute key: pk/sk are lists (L) of the attributes' values in
+   * key order, owned by the object. */
+  guint8      composite_pk : 1;
+  guint8      composite_sk : 1;
 };
 
 /* Takes a reference to @item; @pk and @sk are borrowed from it. @type_key is
@@ -28,5 +32,14 @@ DynItemObject *_dyn_item_object_new        (DynValue      *item,
                                             DynValue      *pk,
                                             DynValue      *sk,
                                             gboolean       type_from_pk) G_GNUC_WARN_UNUSED_RESULT;
+
+/* Like _dyn_item_object_new(), taking ownership of @pk when @composite_pk
+ * and of @sk when @composite_sk (lists of a multi-attribute key's values). */
+DynItemObject *_dyn_item_object_new_composite (DynValue      *item,
+                                               DynValue      *pk,
+                                               gboolean       composite_pk,
+                                               DynValue      *sk,
+                                               gboolean       composite_sk,
+                                               gboolean       type_from_pk) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dyn-item-object-private.h"
+#include "dyn-value-format.h"
 
 enum {
   PROP_0,
@@ -32,6 +33,10 @@ dyn_item_object_finalize (GObject *object)
 {
   DynItemObject *self = DYN_ITEM_OBJECT (object);
 
+  if (self->composite_pk)
+    g_clear_pointer (&self->pk, dyn_value_unref);
+  if (self->composite_sk)
+    g_clear_pointer (&self->sk, dyn_value_unref);
   g_clear_pointer (&self->item, dyn_value_unref);
 
   G_OBJECT_CLASS (dyn_item_object_parent_class)->finalize (object);
@@ -135,6 +140,21 @@ _dyn_item_object_new (DynValue *item,
   return self;
 }
 
+DynItemObject *
+_dyn_item_object_new_composite (DynValue *item,
+                                DynValue *pk,
+                                gboolean  composite_pk,
+                                DynValue *sk,
+                                gboolean  composite_sk,
+                                gboolean  type_from_pk)
+{
+  DynItemObject *self = _dyn_item_object_new (item, pk, sk, type_from_pk);
+
+  self->composite_pk = pk != NULL && composite_pk;
+  self->composite_sk = sk != NULL && composite_sk;
+  return self;
+}
+
 /* Public API --------------------------------------------------------------- */
 
 const char *
@@ -211,6 +231,49 @@ dyn_item_object_get_sort_key_value (DynItemObject *self)
   return self->sk;
 }
 
+gboolean
+dyn_item_object_has_composite_key (DynItemObject *self,
+                                   gboolean       sort)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_OBJECT (self), FALSE);
+  return sort ? self->composite_sk : self->composite_pk;
+}
+
+char *
+dyn_key_value_format (const DynValue *key,
+                      gboolean        composite,
+                      guint           max_chars)
+{
+  GString *out;
+
+  if (key == NULL)
+    return NULL;
+  if (!composite)
+    return dyn_value_format_cell (key, DYN_BINARY_FORMAT_BASE64, max_chars);
+  out = g_string_new (NULL);
+  for (guint i = 0; i < dyn_value_get_length (key); i++)
+    {
+      g_autofree char *part = dyn_value_format_cell (dyn_value_list_get (key, i), DYN_BINARY_FORMAT_BASE64,
+                                                     max_chars);
+
+      if (i > 0)
+        g_string_append (out, " · ");
+      g_string_append (out, part);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+dyn_item_object_format_key (DynItemObject *self,
+                            gboolean       sort,
+                            guint          max_chars)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_OBJECT (self), NULL);
+
+  return sort ? dyn_key_value_format (self->sk, self->composite_sk, max_chars)
+              : dyn_key_value_format (self->pk, self->composite_pk, max_chars);
+}
+
 const char *
 dyn_item_object_get_entity_type (DynItemObject *self)
 {
@@ -218,7 +281,12 @@ dyn_item_object_get_entity_type (DynItemObject *self)
 
   if (!self->entity_known)
     {
-      self->entity_type = dyn_entity_type_from_key (self->type_from_pk ? self->pk : self->sk);
+      DynValue *key = self->type_from_pk ? self->pk : self->sk;
+
+      /* A multi-attribute key: its first attribute names the type. */
+      if (key != NULL && (self->type_from_pk ? self->composite_pk : self->composite_sk))
+        key = dyn_value_get_length (key) > 0 ? dyn_value_list_get (key, 0) : NULL;
+      self->entity_type = dyn_entity_type_from_key (key);
       self->entity_known = TRUE;
     }
   return self->entity_type;

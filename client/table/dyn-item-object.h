@@ -32,7 +32,7 @@ GType dyn_item_state_get_type (void) G_GNUC_CONST;
  *
  * One item (a DynValue of type M) as a GObject for list models. It holds a
  * reference to the item; the key values are borrowed from it, nothing is
- * copied. The entity type is the prefix of the sort key before the first
+ * copied (but for a multi-attribute key, whose values it holds as a list). The entity type is the prefix of the sort key before the first
  * '#' ("PROJ" for "PROJ#2026-0042", "META" for "META"); for a key schema
  * without a sort key it is taken from the partition key the same way. Number
  * and binary keys have no entity type.
@@ -51,9 +51,25 @@ DynItemObject *dyn_item_object_new                     (DynValue      *item,
                                                         const char    *sort_key) G_GNUC_WARN_UNUSED_RESULT;
 
 DynValue      *dyn_item_object_get_item                (DynItemObject *self);
-/* The key values, borrowed from the item; NULL when the item lacks them. */
+/* The key values, borrowed from the item; NULL when the item lacks them.
+ * For a multi-attribute key (dyn_item_object_has_composite_key()) a list
+ * (L) of the attributes' values in key order, held by the object: the
+ * partition key only when the item has every partition attribute, the sort
+ * key as far as the item has the sort attributes from the left. */
 DynValue      *dyn_item_object_get_partition_key_value (DynItemObject *self);
 DynValue      *dyn_item_object_get_sort_key_value      (DynItemObject *self);
+gboolean       dyn_item_object_has_composite_key       (DynItemObject *self,
+                                                        gboolean       sort);
+/* The partition (or sort) key as a cell shows it: a multi-attribute key's
+ * values joined by " · " ("acme · 7"), binary as base64, each value cut at
+ * @max_chars. NULL when the item lacks it. */
+char          *dyn_item_object_format_key              (DynItemObject *self,
+                                                        gboolean       sort,
+                                                        guint          max_chars) G_GNUC_WARN_UNUSED_RESULT;
+/* The same for a key value: @composite says it is such a list. */
+char          *dyn_key_value_format                    (const DynValue *key,
+                                                        gboolean        composite,
+                                                        guint           max_chars) G_GNUC_WARN_UNUSED_RESULT;
 /* An interned string, or NULL. */
 const char    *dyn_item_object_get_entity_type         (DynItemObject *self);
 DynItemState   dyn_item_object_get_state               (DynItemObject *self);

@@ -26,7 +26,7 @@ struct _DynPager
   /* Fan-out. */
   char         *pk_placeholder;
   GPtrArray    *pk_values;
-  char         *sort_key;
+  GStrv         sort_keys;       /* the sort attributes to merge shards by, in key order */
 };
 
 G_DEFINE_FINAL_TYPE (DynPager, dyn_pager, G_TYPE_OBJECT)
@@ -86,7 +86,7 @@ dyn_pager_finalize (GObject *object)
   g_clear_pointer (&self->held, g_ptr_array_unref);
   g_free (self->pk_placeholder);
   g_clear_pointer (&self->pk_values, g_ptr_array_unref);
-  g_free (self->sort_key);
+  g_strfreev (self->sort_keys);
 
   G_OBJECT_CLASS (dyn_pager_parent_class)->finalize (object);
 }
@@ -205,8 +205,23 @@ dyn_pager_new_fan_out (DynClient        *client,
   self->pk_values = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
   for (guint i = 0; i < pk_values->len; i++)
     g_ptr_array_add (self->pk_values, dyn_value_ref (pk_values->pdata[i]));
-  self->sort_key = g_strdup (sort_key);
+  if (sort_key != NULL)
+    {
+      const char *one[] = { sort_key, NULL };
+
+      self->sort_keys = g_strdupv ((GStrv) one);
+    }
   return self;
+}
+
+void
+dyn_pager_set_merge_keys (DynPager           *self,
+                          const char * const *sort_keys)
+{
+  g_return_if_fail (DYN_IS_PAGER (self));
+
+  g_strfreev (self->sort_keys);
+  self->sort_keys = sort_keys != NULL && sort_keys[0] != NULL ? g_strdupv ((GStrv) sort_keys) : NULL;
 }
 
 const DynRequest *
@@ -419,6 +434,8 @@ run_free (Run *run)
 
 static void lane_next (GTask *task, Lane *lane);
 
+/* Items in the order of the sort attributes, left to right; a missing value
+ * sorts first. */
 static int
 compare_by_sort_key (gconstpointer a,
                      gconstpointer b,
@@ -427,14 +444,18 @@ compare_by_sort_key (gconstpointer a,
   DynPager *self = user_data;
   DynValue *ia = *(DynValue **) a;
   DynValue *ib = *(DynValue **) b;
-  DynValue *va = dyn_value_map_lookup (ia, self->sort_key);
-  DynValue *vb = dyn_value_map_lookup (ib, self->sort_key);
-  int c;
+  int c = 0;
 
-  if (va == NULL || vb == NULL)
-    c = (va != NULL) - (vb != NULL);
-  else
-    c = dyn_value_compare (va, vb);
+  for (guint i = 0; c == 0 && self->sort_keys[i] != NULL; i++)
+    {
+      DynValue *va = dyn_value_map_lookup (ia, self->sort_keys[i]);
+      DynValue *vb = dyn_value_map_lookup (ib, self->sort_keys[i]);
+
+      if (va == NULL || vb == NULL)
+        c = (va != NULL) - (vb != NULL);
+      else
+        c = dyn_value_compare (va, vb);
+    }
   return self->request->scan_forward ? c : -c;
 }
 
@@ -457,7 +478,7 @@ lane_finished (GTask *task,
     {
       if (run->merged != NULL)
         {
-          if (self->sort_key != NULL)
+          if (self->sort_keys != NULL)
             g_ptr_array_sort_with_data (run->merged, compare_by_sort_key, self);
           keep_wanted (self, run->merged, still_wanted (self), FALSE);
           self->delivered += run->merged->len;

@@ -59,6 +59,12 @@ DynPager           *dyn_pager_new_fan_out    (DynClient        *client,
                                               GPtrArray        *pk_values,
                                               const char       *sort_key) G_GNUC_WARN_UNUSED_RESULT;
 
+/* A fan-out merges by these sort attributes, left to right (a
+ * multi-attribute sort key) instead of the one given to
+ * dyn_pager_new_fan_out(); NULL or empty: arrival order. */
+void                dyn_pager_set_merge_keys (DynPager           *self,
+                                              const char * const *sort_keys);
+
 const DynRequest   *dyn_pager_get_request    (DynPager *self);
 const DynReadStats *dyn_pager_get_stats      (DynPager *self);
 gboolean            dyn_pager_is_done        (DynPager *self);

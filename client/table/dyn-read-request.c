@@ -70,16 +70,17 @@ placeholder_for (DynExprContext *ctx,
   return NULL;
 }
 
-/* The partition-key value of a (single-shard) key condition. */
+/* The value @node (a key condition) compares the top-level attribute @name
+ * with for equality, or NULL. */
 static DynValue *
-partition_value (DynExprNode        *node,
-                 const DynKeySchema *keys)
+partition_value (DynExprNode *node,
+                 const char  *name)
 {
   if (dyn_expr_node_get_kind (node) == DYN_EXPR_AND)
     {
       for (guint i = 0; i < dyn_expr_node_get_n_children (node); i++)
         {
-          DynValue *v = partition_value (dyn_expr_node_get_child (node, i), keys);
+          DynValue *v = partition_value (dyn_expr_node_get_child (node, i), name);
 
           if (v != NULL)
             return v;
@@ -99,8 +100,29 @@ partition_value (DynExprNode        *node,
           b = t;
         }
       if (dyn_expr_node_get_kind (a) == DYN_EXPR_PATH && dyn_expr_node_get_kind (b) == DYN_EXPR_VALUE &&
-          g_strcmp0 (dyn_expr_path_get_top_name (dyn_expr_node_get_path (a)), keys->partition_key) == 0)
+          g_strcmp0 (dyn_expr_path_get_top_name (dyn_expr_node_get_path (a)), name) == 0)
         return dyn_expr_node_get_value (b);
+    }
+  return NULL;
+}
+
+/* The partition attribute whose value in @node is a shard range (the one
+ * dyn_expr_expand_sharded_key_condition() fans out), or NULL. */
+static const char *
+shard_attribute (DynExprNode        *node,
+                 const DynKeySchema *keys)
+{
+  for (guint i = 0; i < dyn_key_schema_get_n_partition_keys (keys); i++)
+    {
+      const char *name = dyn_key_schema_get_partition_key (keys, i, NULL);
+      DynValue *v = partition_value (node, name);
+      g_auto(GStrv) shards = NULL;
+
+      if (v == NULL || dyn_value_get_value_type (v) != DYN_VALUE_S)
+        continue;
+      shards = dyn_expr_expand_shard_range (dyn_value_get_string (v), NULL);
+      if (shards != NULL)
+        return name;
     }
   return NULL;
 }
@@ -124,18 +146,10 @@ path_operand (DynExprNode  *cond,
   return path;
 }
 
-static void
-key_schema_free (DynKeySchema *keys)
-{
-  g_free (keys->partition_key);
-  g_free (keys->sort_key);
-  g_free (keys);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynKeySchema, key_schema_free)
-
-/* Without the table's keys, a key condition names its own: the attribute
- * compared for equality is the partition key, the other one the sort key. */
+/* Without the table's keys, a key condition names its own: the attributes
+ * compared for equality are partition attributes (up to four, a
+ * multi-attribute key may have them; equalities beyond go to the sort
+ * attributes), the others sort attributes, after the equalities. */
 static DynKeySchema *
 infer_key_schema (DynExprNode *node)
 {
@@ -162,18 +176,10 @@ infer_key_schema (DynExprNode *node)
         gboolean eq = dyn_expr_node_get_kind (conds[i]) == DYN_EXPR_COMPARE &&
                       dyn_expr_node_get_op (conds[i]) == DYN_EXPR_OP_EQ;
 
-        if (name == NULL)
+        if (name == NULL || dyn_key_schema_has_attribute (keys, name) || (pass == 0) != eq)
           continue;
-        if (pass == 0 && eq && keys->partition_key == NULL)
-          {
-            keys->partition_key = g_strdup (name);
-            keys->partition_type = type;
-          }
-        else if (pass == 1 && keys->sort_key == NULL && g_strcmp0 (name, keys->partition_key) != 0)
-          {
-            keys->sort_key = g_strdup (name);
-            keys->sort_type = type;
-          }
+        if (!eq || !dyn_key_schema_append (keys, FALSE, name, type))
+          dyn_key_schema_append (keys, TRUE, name, type);
       }
   return keys;
 }
@@ -218,9 +224,11 @@ compile_slots (DynRequest          *request,
             {
               g_clear_pointer (&request->shard_values, g_ptr_array_unref);
               request->shard_values = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
-              for (guint s = 0; s < shards->len; s++)
+              const char *attribute = shard_attribute (node, keys);
+
+              for (guint s = 0; attribute != NULL && s < shards->len; s++)
                 {
-                  DynValue *v = partition_value (shards->pdata[s], keys);
+                  DynValue *v = partition_value (shards->pdata[s], attribute);
 
                   if (v != NULL)
                     g_ptr_array_add (request->shard_values, dyn_value_ref (v));
@@ -728,9 +736,21 @@ dyn_read_request_new_pager (DynReadRequest *self,
 
   if (self->request->shard_values != NULL && self->request->shard_placeholder != NULL)
     {
+      DynPager *pager;
+
       source = self->keys ? dyn_table_keys_lookup (self->keys, self->index) : NULL;
-      return dyn_pager_new_fan_out (client, self->request, self->request->shard_placeholder,
-                                    self->request->shard_values, source ? source->keys.sort_key : NULL);
+      pager = dyn_pager_new_fan_out (client, self->request, self->request->shard_placeholder,
+                                     self->request->shard_values, source ? source->keys.sort_key : NULL);
+      if (source != NULL && dyn_key_schema_get_n_sort_keys (&source->keys) > 1)
+        {
+          g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+          for (guint i = 0; i < dyn_key_schema_get_n_sort_keys (&source->keys); i++)
+            g_ptr_array_add (names, (gpointer) dyn_key_schema_get_sort_key (&source->keys, i, NULL));
+          g_ptr_array_add (names, NULL);
+          dyn_pager_set_merge_keys (pager, (const char * const *) names->pdata);
+        }
+      return pager;
     }
   return dyn_pager_new (client, self->request);
 }

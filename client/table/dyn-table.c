@@ -38,44 +38,51 @@ attribute_type (JsonObject    *table,
   return FALSE;
 }
 
-/* Reads a KeySchema array into names and types. */
+/* Reads a KeySchema array, in its order: a global secondary index may have
+ * up to four HASH and four RANGE attributes. */
 static gboolean
-read_key_schema (JsonObject   *table,
-                 JsonArray    *schema,
-                 char        **pk,
-                 DynValueType *pk_type,
-                 char        **sk,
-                 DynValueType *sk_type,
-                 GError      **error)
+read_key_schema (JsonObject    *table,
+                 JsonArray     *schema,
+                 DynKeySchema  *keys,
+                 GError       **error)
 {
-  *pk = *sk = NULL;
-  *pk_type = *sk_type = DYN_VALUE_S;
+  memset (keys, 0, sizeof *keys);
 
   for (guint i = 0; schema != NULL && i < json_array_get_length (schema); i++)
     {
       JsonObject *k = json_array_get_object_element (schema, i);
       const char *name = k ? json_object_get_string_member_with_default (k, "AttributeName", NULL) : NULL;
       const char *kind = k ? json_object_get_string_member_with_default (k, "KeyType", NULL) : NULL;
+      DynValueType type;
+      gboolean sort;
 
       if (name == NULL || kind == NULL)
         continue;
       if (strcmp (kind, "HASH") == 0)
-        {
-          g_free (*pk);
-          *pk = g_strdup (name);
-          if (!attribute_type (table, name, pk_type, error))
-            return FALSE;
-        }
+        sort = FALSE;
       else if (strcmp (kind, "RANGE") == 0)
+        sort = TRUE;
+      else
+        continue;
+      if (!attribute_type (table, name, &type, error))
         {
-          g_free (*sk);
-          *sk = g_strdup (name);
-          if (!attribute_type (table, name, sk_type, error))
-            return FALSE;
+          dyn_key_schema_clear (keys);
+          return FALSE;
+        }
+      if (!dyn_key_schema_has_attribute (keys, name) && !dyn_key_schema_append (keys, sort, name, type))
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
+                       /* Translators: DescribeTable is an operation, HASH and RANGE key types; keep them.
+                        * %d is DynamoDB's limit (4) */
+                       _("DescribeTable: a key schema has more than %d HASH or RANGE attributes"),
+                       DYN_KEY_MAX_ATTRIBUTES);
+          dyn_key_schema_clear (keys);
+          return FALSE;
         }
     }
-  if (*pk == NULL)
+  if (keys->partition_key == NULL)
     {
+      dyn_key_schema_clear (keys);
       g_set_error_literal (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
                            /* Translators: DescribeTable is an operation, HASH a key type; keep them */
                            _("DescribeTable: a key schema has no HASH key"));
@@ -96,16 +103,14 @@ add_indexes (DynTableKeys *keys,
   for (guint i = 0; indexes != NULL && i < json_array_get_length (indexes); i++)
     {
       JsonObject *index = json_array_get_object_element (indexes, i);
-      g_autofree char *pk = NULL, *sk = NULL;
-      DynValueType pkt, skt;
+      DynKeySchema schema;
       JsonObject *projection;
-      const char *ptype;
+      const char *ptype, *name;
       DynProjectionType proj = DYN_PROJECTION_ALL;
       DynIndexInfo *info;
 
       if (index == NULL ||
-          !read_key_schema (table, dyn_json_object_get_array (index, "KeySchema"),
-                            &pk, &pkt, &sk, &skt, error))
+          !read_key_schema (table, dyn_json_object_get_array (index, "KeySchema"), &schema, error))
         return;
       projection = dyn_json_object_get_object (index, "Projection");
       ptype = projection ? json_object_get_string_member_with_default (projection, "ProjectionType", "ALL") : "ALL";
@@ -114,8 +119,9 @@ add_indexes (DynTableKeys *keys,
       else if (strcmp (ptype, "INCLUDE") == 0)
         proj = DYN_PROJECTION_INCLUDE;
 
-      info = dyn_table_keys_add_index (keys, json_object_get_string_member_with_default (index, "IndexName", "?"),
-                                       kind, pk, pkt, sk, skt, proj);
+      name = json_object_get_string_member_with_default (index, "IndexName", "?");
+      info = dyn_table_keys_add_index_with_schema (keys, name, kind, &schema, proj);
+      dyn_key_schema_clear (&schema);
       if (proj == DYN_PROJECTION_INCLUDE && projection != NULL)
         {
           JsonArray *attrs = dyn_json_object_get_array (projection, "NonKeyAttributes");
@@ -134,17 +140,25 @@ dyn_table_keys_from_description (JsonObject  *table,
                                  GError     **error)
 {
   g_autoptr(DynTableKeys) keys = NULL;
-  g_autofree char *pk = NULL, *sk = NULL;
-  DynValueType pkt, skt;
+  DynKeySchema schema;
   GError *local_error = NULL;
 
   g_return_val_if_fail (table != NULL, NULL);
 
-  if (!read_key_schema (table, dyn_json_object_get_array (table, "KeySchema"),
-                        &pk, &pkt, &sk, &skt, error))
+  if (!read_key_schema (table, dyn_json_object_get_array (table, "KeySchema"), &schema, error))
     return NULL;
+  /* DynamoDB allows multi-attribute keys on global secondary indexes only. */
+  if (dyn_key_schema_is_multi_attribute (&schema))
+    {
+      dyn_key_schema_clear (&schema);
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_PROTOCOL,
+                           /* Translators: DescribeTable is an operation, HASH and RANGE key types; keep them */
+                           _("DescribeTable: a table's key has one HASH and at most one RANGE attribute"));
+      return NULL;
+    }
   keys = dyn_table_keys_new (json_object_get_string_member_with_default (table, "TableName", NULL),
-                             pk, pkt, sk, skt);
+                             schema.partition_key, schema.partition_type, schema.sort_key, schema.sort_type);
+  dyn_key_schema_clear (&schema);
   add_indexes (keys, table, "GlobalSecondaryIndexes", DYN_INDEX_GLOBAL, &local_error);
   if (local_error == NULL)
     add_indexes (keys, table, "LocalSecondaryIndexes", DYN_INDEX_LOCAL, &local_error);
