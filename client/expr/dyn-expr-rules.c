@@ -400,7 +400,8 @@ check_condition (Checker      *c,
       if (!_dyn_expr_check_arity (node, 2, 2, error) || !check_operands (c, node, depth, error) ||
           !check_distinct (node, "begins_with", error))
         return FALSE;
-      for (guint i = 0; i < 2; i++)
+      /* In a key condition the key's rules say it better ("… the number sort key …"). */
+      for (guint i = 0; i < 2 && c->role != DYN_EXPR_ROLE_KEY_CONDITION; i++)
         if (!check_operand_type (node->children->pdata[i], "begins_with", prefix_types,
                                  G_N_ELEMENTS (prefix_types), error))
           return FALSE;
