@@ -16,8 +16,8 @@
  *
  * Environment:
  *   DYN_EXPR_DIFF_SEED    the seed (default 20251110)
- *   DYN_EXPR_DIFF_COUNT   cases in all test cases together (default 2400)
- *   DYN_EXPR_DIFF_SECONDS time budget of the whole run (default 240)
+ *   DYN_EXPR_DIFF_COUNT   cases in all test cases together (default 20000, 10000 under ASan)
+ *   DYN_EXPR_DIFF_SECONDS time budget of the whole run (default 150): then it stops and says so
  *   DYN_EXPR_DIFF_SHOW    disagreements printed per class (default 3)
  *   DYN_EXPR_DIFF_REPORT  a file to write every disagreement to, by class
  *   DYN_EXPR_DIFF_ONLY    run only the case of this number (shows it in full)
@@ -49,8 +49,8 @@
 #define MULTIKEY_SUPPORTED FALSE
 
 #define DEFAULT_SEED    20251110u
-#define DEFAULT_COUNT   2400
-#define DEFAULT_SECONDS 240
+#define DEFAULT_COUNT   20000
+#define DEFAULT_SECONDS 150
 
 /* ------------------------------------------------------------------------ */
 /* Tables */
@@ -365,7 +365,15 @@ struct _Gen {
   gboolean      bare_only;    /* no #placeholders */
   gboolean      no_values;    /* no :placeholders */
   gboolean      arith_on_path;
+  char         *last_path;    /* the last path written, resolved: "m.a[1]" */
+  gboolean      plain;        /* only the grammar every engine takes: see PLAIN() */
 };
+
+/* Runs @stmt with the plain grammar: a path as the first operand, no
+ * parentheses around operands, no values in size(). The parts of a case that
+ * are not its class (a Query's key condition, a filter beside the focus) are
+ * written so, so that a disagreement points at the class. */
+#define PLAIN(g, stmt) G_STMT_START { gboolean plain_ = (g)->plain; (g)->plain = TRUE; stmt; (g)->plain = plain_; } G_STMT_END
 
 static guint
 pick (Gen  *g,
@@ -393,6 +401,7 @@ gen_reset (Gen *g)
   g->bare_only = FALSE;
   g->no_values = FALSE;
   g->arith_on_path = FALSE;
+  g->plain = FALSE;
 }
 
 /* A keyword in a random case: DynamoDB's keywords are case-insensitive. */
@@ -534,6 +543,8 @@ emit_path (Gen        *g,
            const char *top,
            const char *derefs)
 {
+  g_free (g->last_path);
+  g->last_path = g_strconcat (top, derefs, NULL);
   emit_name (g, out, top);
   for (const char *p = derefs; p != NULL && *p != '\0'; )
     {
@@ -949,7 +960,7 @@ gen_size (Gen     *g,
 {
   g_string_append (out, "size");
   g_string_append (out, chance (g, 80) ? "(" : " (");
-  if (g->no_values || chance (g, 80))
+  if (g->no_values || g->plain || chance (g, 80))
     gen_path (g, out);
   else
     emit_value (g, out, PICK (g, size_types));
@@ -971,7 +982,7 @@ gen_operand_p (Gen        *g,
 
   /* One pair of parentheses around an operand; two directly around the
    * same thing are "redundant parentheses" (see gen_mut_redundant_parens()). */
-  if (r < 6 && depth < 4 && !in_paren)
+  if (r < 6 && depth < 4 && !in_paren && !g->plain)
     {
       const char *type;
 
@@ -1006,6 +1017,42 @@ gen_operand (Gen        *g,
   return gen_operand_p (g, out, need, match, depth, FALSE);
 }
 
+/* The resolved path gen_operand() wrote when it returned NULL (a path). */
+static char *
+take_path (Gen        *g,
+           const char *type)
+{
+  return type == NULL && g->last_path ? g_strdup (g->last_path) : NULL;
+}
+
+/* An operand that is not the path @avoid: DynamoDB refuses the same path as
+ * the first and another operand ("The first operand must be distinct from
+ * the remaining operands"; see gen_mut_same_path_operands()). */
+static const char *
+gen_operand_avoiding (Gen        *g,
+                      GString    *out,
+                      Need        need,
+                      const char *match,
+                      guint       depth,
+                      const char *avoid)
+{
+  gsize len = out->len;
+  guint n_names = g->names->len, n_values = g->values->len;
+
+  for (guint tries = 0; ; tries++)
+    {
+      const char *type;
+
+      g_clear_pointer (&g->last_path, g_free);
+      type = gen_operand (g, out, need, match, depth);
+      if (avoid == NULL || type != NULL || tries >= 10 || g_strcmp0 (g->last_path, avoid) != 0)
+        return type;
+      g_string_truncate (out, len);
+      g_ptr_array_set_size (g->names, n_names);
+      g_ptr_array_set_size (g->values, n_values);
+    }
+}
+
 /* Whether @s is one parenthesized whole: "(…)" with the first '(' closed last. */
 static gboolean
 fully_wrapped (const char *s)
@@ -1037,6 +1084,26 @@ wrap (GString *s)
 
 static void gen_condition (Gen *g, GString *out, guint depth);
 
+/* A path that is not @avoid. */
+static void
+gen_path_avoiding (Gen        *g,
+                   GString    *out,
+                   const char *avoid)
+{
+  gsize len = out->len;
+  guint n_names = g->names->len, n_values = g->values->len;
+
+  for (guint tries = 0; ; tries++)
+    {
+      gen_path (g, out);
+      if (avoid == NULL || tries >= 10 || g_strcmp0 (g->last_path, avoid) != 0)
+        return;
+      g_string_truncate (out, len);
+      g_ptr_array_set_size (g->names, n_names);
+      g_ptr_array_set_size (g->values, n_values);
+    }
+}
+
 static void
 gen_compare (Gen     *g,
              GString *out,
@@ -1045,10 +1112,11 @@ gen_compare (Gen     *g,
   static const char *eq[] = { "=", "<>" };
   static const char *ord[] = { "<", "<=", ">", ">=" };
   gboolean ordered = chance (g, 50);
-  const char *type = gen_operand (g, out, ordered ? NEED_ORD : NEED_ANY, NULL, depth);
+  const char *type = g->plain ? (gen_path (g, out), NULL) : gen_operand (g, out, ordered ? NEED_ORD : NEED_ANY, NULL, depth);
+  g_autofree char *first = take_path (g, type);
 
   op_sp (g, out, ordered ? PICK (g, ord) : PICK (g, eq));
-  gen_operand (g, out, ordered ? NEED_ORD : NEED_ANY, type, depth);
+  gen_operand_avoiding (g, out, ordered ? NEED_ORD : NEED_ANY, type, depth, first);
 }
 
 static void
@@ -1057,21 +1125,22 @@ gen_between (Gen     *g,
              guint    depth,
              gboolean reversed)
 {
-  const char *type = gen_operand (g, out, NEED_ORD, NULL, depth);
+  const char *type = g->plain ? (gen_path (g, out), NULL) : gen_operand (g, out, NEED_ORD, NULL, depth);
+  g_autofree char *first = take_path (g, type);
   g_autoptr(GString) lo = g_string_new (NULL);
   g_autoptr(GString) hi = g_string_new (NULL);
 
   if (g->no_values)
     {
-      gen_path (g, lo);
-      gen_path (g, hi);
+      gen_path_avoiding (g, lo, first);
+      gen_path_avoiding (g, hi, first);
     }
   else if (reversed || chance (g, 85))
     emit_ordered_pair (g, lo, hi, type ? type : PICK (g, ord_types), reversed);
   else
     {
-      gen_path (g, lo);
-      gen_operand (g, hi, NEED_ORD, type, depth);
+      gen_path_avoiding (g, lo, first);
+      gen_operand_avoiding (g, hi, NEED_ORD, type, depth, first);
     }
   g_string_append_printf (out, " %s %s %s %s", kw (g, "BETWEEN"), lo->str, kw (g, "AND"), hi->str);
 }
@@ -1082,14 +1151,16 @@ gen_in (Gen     *g,
         guint    depth,
         guint    n)
 {
-  gen_operand (g, out, NEED_ANY, NULL, depth);
+  const char *type = g->plain ? (gen_path (g, out), NULL) : gen_operand (g, out, NEED_ANY, NULL, depth);
+  g_autofree char *first = take_path (g, type);
+
   g_string_append_printf (out, " %s", kw (g, "IN"));
   g_string_append (out, chance (g, 70) ? " (" : "(");
   for (guint i = 0; i < n; i++)
     {
       if (i)
         g_string_append (out, chance (g, 70) ? ", " : ",");
-      gen_operand (g, out, NEED_ANY, NULL, depth);
+      gen_operand_avoiding (g, out, NEED_ANY, NULL, depth, first);
     }
   g_string_append_c (out, ')');
 }
@@ -1115,27 +1186,24 @@ gen_function (Gen     *g,
       break;
     case 2:
       {
-        g_autoptr(GString) a = g_string_new (NULL);
-        g_autoptr(GString) b = g_string_new (NULL);
+        g_autofree char *first = NULL;
 
-        /* contains(a, a) is an error of its own (see gen_mut_contains_same). */
-        do
+        g_string_append (out, "contains(");
+        if (g->no_values || g->plain || chance (g, 80))
           {
-            g_string_truncate (a, 0);
-            g_string_truncate (b, 0);
-            if (g->no_values || chance (g, 80))
-              gen_path (g, a);
-            else
-              emit_value (g, a, NULL);
-            gen_operand (g, b, NEED_ANY, NULL, depth);
+            gen_path (g, out);
+            first = g_strdup (g->last_path);
           }
-        while (strcmp (a->str, b->str) == 0);
-        g_string_append_printf (out, "contains(%s,%s%s)", a->str, chance (g, 50) ? " " : "", b->str);
+        else
+          emit_value (g, out, NULL);
+        g_string_append (out, chance (g, 50) ? ", " : ",");
+        gen_operand_avoiding (g, out, NEED_ANY, NULL, depth, first);
+        g_string_append_c (out, ')');
       }
       break;
     case 3:
       g_string_append (out, "attribute_type(");
-      if (chance (g, 85))
+      if (g->plain || chance (g, 85))
         gen_path (g, out);
       else
         emit_value (g, out, NULL);
@@ -1149,10 +1217,14 @@ gen_function (Gen     *g,
     default:
       {
         const char *type = NULL;
+        g_autofree char *first = NULL;
 
         g_string_append (out, "begins_with(");
-        if (chance (g, 80))
-          gen_path (g, out);
+        if (g->plain || chance (g, 80))
+          {
+            gen_path (g, out);
+            first = g_strdup (g->last_path);
+          }
         else
           {
             type = PICK (g, strb_types);
@@ -1164,7 +1236,7 @@ gen_function (Gen     *g,
         else if (type != NULL && chance (g, 60))
           emit_value (g, out, type);
         else
-          gen_path (g, out);
+          gen_path_avoiding (g, out, first);
         g_string_append_c (out, ')');
       }
       break;
@@ -1240,7 +1312,7 @@ embed (Gen        *g,
       g_autoptr(GString) other = g_string_new (NULL);
       gboolean before = chance (g, 50);
 
-      gen_condition (g, other, 2);
+      PLAIN (g, gen_condition (g, other, 2));
       if (chance (g, 30))
         wrap (other);
       if (before)
@@ -1284,11 +1356,11 @@ emit_key_equality (Gen        *g,
                    GString    *out,
                    const char *attr)
 {
-  gboolean paren = chance (g, 10);
+  gboolean paren = !g->plain && chance (g, 10);
 
   if (paren)
     g_string_append_c (out, '(');
-  if (chance (g, 5))
+  if (!g->plain && chance (g, 5))
     {
       g_string_append_c (out, '(');
       emit_name (g, out, attr);
@@ -1297,7 +1369,7 @@ emit_key_equality (Gen        *g,
   else
     emit_name (g, out, attr);
   op_sp (g, out, "=");
-  if (chance (g, 5))
+  if (!g->plain && chance (g, 5))
     {
       g_string_append_c (out, '(');
       emit_key_value (g, out, attr);
@@ -1414,7 +1486,7 @@ gen_key_condition (Gen          *g,
       g_ptr_array_add (parts, g_string_free (part, FALSE));
     }
   join_and (g, out, parts);
-  if (chance (g, 8))
+  if (!g->plain && chance (g, 8))
     wrap (out);
   return g_string_free (out, FALSE);
 }
@@ -1451,7 +1523,7 @@ setup_condition_case (Gen  *g,
       c->op = DYN_OP_QUERY;
       g->source = pick_source (g, c, TRUE);
       g->avoid_keys = TRUE;
-      c->key_condition = gen_key_condition (g, g->source);
+      PLAIN (g, c->key_condition = gen_key_condition (g, g->source));
     }
   else if (r < 55)
     {
@@ -1625,11 +1697,11 @@ gen_cls_parens (Gen  *g,
       switch (pick (g, 3))
         {
         case 0:
-          gen_leaf (g, other, 4);
+          PLAIN (g, gen_leaf (g, other, 4));
           g_string_append_printf (f, " %s %s", kw (g, chance (g, 50) ? "AND" : "OR"), other->str);
           break;
         case 1:
-          gen_leaf (g, other, 4);
+          PLAIN (g, gen_leaf (g, other, 4));
           g_string_prepend (f, " ");
           g_string_prepend (f, kw (g, chance (g, 50) ? "AND" : "OR"));
           g_string_prepend (f, " ");
@@ -1894,7 +1966,7 @@ gen_cls_in_100 (Gen  *g,
   g_autoptr(GString) f = g_string_new (NULL);
 
   setup_condition_case (g, c);
-  gen_in (g, f, 3, 100);
+  PLAIN (g, gen_in (g, f, 3, 100));
   set_condition (c, g_strdup (f->str));
 }
 
@@ -1905,11 +1977,12 @@ gen_mut_in_101 (Gen  *g,
   g_autoptr(GString) f = g_string_new (NULL);
 
   setup_condition_case (g, c);
-  gen_in (g, f, 3, 101 + pick (g, 5));
+  PLAIN (g, gen_in (g, f, 3, 101 + pick (g, 5)));
   set_condition (c, g_strdup (f->str));
 }
 
-/* An expression of just under or just over 4 KB (4096 bytes). */
+/* An expression of just under or just over 4 KB (4096 bytes), with few
+ * operators (DynamoDB also counts them: see gen_operators_condition()). */
 static void
 gen_sized (Gen     *g,
            Case    *c,
@@ -1919,21 +1992,75 @@ gen_sized (Gen     *g,
   gsize target = over ? 4097 + pick (g, 100) : 3900 + pick (g, 197);
 
   setup_condition_case (g, c);
-  while (f->len < target - 40)
+  for (guint i = 0, n = pick (g, 6); i < n; i++)
     {
       if (f->len)
         g_string_append_printf (f, " %s ", kw (g, "OR"));
-      gen_leaf (g, f, 4);
+      PLAIN (g, gen_leaf (g, f, 4));
     }
-  /* Pad to the exact length with a bare name: attribute_exists(qqq…). */
-  {
-    gsize fixed = f->len + strlen (" OR attribute_exists()");
-    gsize pad = target > fixed + 1 ? target - fixed : 1;
-    g_autofree char *name = g_strnfill (pad, 'q');
+  /* Long bare names fill up to the exact length: attribute_exists(qqq…). */
+  while (f->len < target)
+    {
+      gsize fixed = f->len + (f->len ? strlen (" OR ") : 0) + strlen ("attribute_exists()");
+      gsize pad = target > fixed ? MIN (target - fixed, 250) : 1;
+      g_autofree char *name = g_strnfill (pad, "qwz"[pick (g, 3)]);
 
-    g_string_append_printf (f, " OR attribute_exists(%s)", name);
-  }
+      if (target > fixed && target - fixed > 250 && target - fixed < 270)
+        {
+          /* Leave room for one more name of a few characters. */
+          g_free (name);
+          name = g_strnfill (200, 'q');
+        }
+      g_string_append_printf (f, "%sattribute_exists(%s)", f->len ? " OR " : "", name);
+    }
   set_condition (c, g_strdup (f->str));
+}
+
+/* Conditions with exactly 300 operators (comparators, functions, AND, OR,
+ * NOT, BETWEEN, IN count one each), the most DynamoDB takes, or 301. */
+static void
+gen_operators_condition (Gen      *g,
+                         Case     *c,
+                         gboolean  over)
+{
+  g_autoptr(GString) f = g_string_new (NULL);
+  const char *one = NULL;
+  guint n = over ? 151 + pick (g, 10) : 150;
+
+  setup_condition_case (g, c);
+  if (!g->no_values)
+    one = value_placeholder (g, g_strdup ("{\"N\":\"1\"}"));
+  for (guint i = 0; i < n; i++)
+    {
+      if (i)
+        g_string_append_printf (f, " %s ", kw (g, chance (g, 50) ? "OR" : "AND"));
+      if (one)
+        g_string_append_printf (f, "q%u = %s", i, one);
+      else
+        g_string_append_printf (f, "q%u = q%u", i, i + 1);
+    }
+  /* 150 comparisons and 149 joins are 299: NOT makes 300. */
+  if (!over)
+    {
+      g_string_prepend (f, " (");
+      g_string_prepend (f, kw (g, "NOT"));
+      g_string_append_c (f, ')');
+    }
+  set_condition (c, g_strdup (f->str));
+}
+
+static void
+gen_cls_operators_300_condition (Gen  *g,
+                                 Case *c)
+{
+  gen_operators_condition (g, c, FALSE);
+}
+
+static void
+gen_mut_operators_301_condition (Gen  *g,
+                                 Case *c)
+{
+  gen_operators_condition (g, c, TRUE);
 }
 
 static void
@@ -2071,16 +2198,58 @@ gen_mut_between_reversed (Gen  *g,
   condition_case (g, c, f->str);
 }
 
+/* The same path as the first and a later operand: a = a, a IN (b, a),
+ * a BETWEEN :v AND a, begins_with(a, a), contains(a, (a)). */
 static void
-gen_mut_contains_same_path (Gen  *g,
+gen_mut_same_path_operands (Gen  *g,
                             Case *c)
 {
   g_autoptr(GString) p = g_string_new (NULL);
   g_autoptr(GString) f = g_string_new (NULL);
+  g_autoptr(GString) q = g_string_new (NULL);
 
   setup_condition_case (g, c);
   gen_path (g, p);
-  g_string_append_printf (f, "contains(%s, %s)", p->str, p->str);
+  /* The same path once more, written the same way or another way. */
+  if (chance (g, 50) && strchr (p->str, '#') == NULL && bare_ok (g->last_path))
+    {
+      const char *again = name_placeholder (g, g->last_path);
+      g_string_append (q, again);
+    }
+  else
+    g_string_append (q, p->str);
+  switch (pick (g, 6))
+    {
+    case 0:
+      g_string_append_printf (f, "%s %s %s", p->str, PICK (g, ((const char *[]) { "=", "<>", "<", ">=" })), q->str);
+      break;
+    case 1:
+      g_string_append_printf (f, "%s %s (", p->str, kw (g, "IN"));
+      if (chance (g, 50) && !g->no_values)
+        {
+          emit_value (g, f, NULL);
+          g_string_append (f, ", ");
+        }
+      g_string_append_printf (f, "%s)", q->str);
+      break;
+    case 2:
+      g_string_append_printf (f, "%s %s ", p->str, kw (g, "BETWEEN"));
+      if (g->no_values)
+        gen_path (g, f);
+      else
+        emit_value (g, f, "N");
+      g_string_append_printf (f, " %s %s", kw (g, "AND"), q->str);
+      break;
+    case 3:
+      g_string_append_printf (f, "begins_with(%s, %s)", p->str, q->str);
+      break;
+    case 4:
+      g_string_append_printf (f, "contains(%s, %s)", p->str, q->str);
+      break;
+    default:
+      g_string_append_printf (f, "(%s) = %s", p->str, q->str);
+      break;
+    }
   condition_case (g, c, f->str);
 }
 
@@ -2213,6 +2382,61 @@ gen_mut_syntax_edit (Gen  *g,
   set_condition (c, g_strdup (f->str));
 }
 
+/* A key attribute compared with an empty string or binary: DynamoDB
+ * refuses the value even in a filter or condition. */
+static void
+gen_mut_key_attribute_empty (Gen  *g,
+                             Case *c)
+{
+  g_autoptr(GString) f = g_string_new (NULL);
+  const char *attr;
+  const char *empty;
+
+  setup_condition_case (g, c);
+  do
+    attr = random_key_attribute (g);
+  while (key_type (c->table, attr) == 'N' && chance (g, 90));
+  empty = key_type (c->table, attr) == 'B' ? "{\"B\":\"\"}" : "{\"S\":\"\"}";
+  if (c->op == DYN_OP_QUERY)
+    {
+      /* A Query's filter may not name keys at all: make it a Scan. */
+      c->op = DYN_OP_SCAN;
+      g_clear_pointer (&c->key_condition, g_free);
+      g_ptr_array_set_size (g->names, 0);
+      g_ptr_array_set_size (g->values, 0);
+      g->avoid_keys = FALSE;
+    }
+  switch (pick (g, 4))
+    {
+    case 0:
+      emit_name (g, f, attr);
+      op_sp (g, f, PICK (g, ((const char *[]) { "=", "<>", "<", ">=" })));
+      emit_value_json (g, f, empty);
+      break;
+    case 1:
+      emit_name (g, f, attr);
+      g_string_append_printf (f, " %s (", kw (g, "IN"));
+      emit_value_json (g, f, empty);
+      g_string_append_c (f, ')');
+      break;
+    case 2:
+      g_string_append (f, "begins_with(");
+      emit_name (g, f, attr);
+      g_string_append (f, ", ");
+      emit_value_json (g, f, empty);
+      g_string_append_c (f, ')');
+      break;
+    default:
+      emit_name (g, f, attr);
+      g_string_append_printf (f, " %s ", kw (g, "BETWEEN"));
+      emit_value_json (g, f, empty);
+      g_string_append_printf (f, " %s ", kw (g, "AND"));
+      emit_key_value (g, f, attr);
+      break;
+    }
+  condition_case (g, c, f->str);
+}
+
 /* ---- key conditions (Query) ---- */
 
 static void
@@ -2234,7 +2458,7 @@ gen_cls_key (Gen  *g,
     {
       g_autoptr(GString) f = g_string_new (NULL);
 
-      gen_condition (g, f, 2);
+      PLAIN (g, gen_condition (g, f, 2));
       c->filter = g_strdup (f->str);
     }
 }
@@ -2447,7 +2671,7 @@ gen_mut_filter_on_key (Gen  *g,
   const char *attr;
 
   setup_query (g, c);
-  c->key_condition = gen_key_condition (g, g->source);
+  PLAIN (g, c->key_condition = gen_key_condition (g, g->source));
   attr = n_of (g->source->range) && chance (g, 50) ? g->source->range[0] : g->source->hash[0];
   if (chance (g, 50))
     {
@@ -2628,6 +2852,7 @@ gen_update_operand (Gen         *g,
                     gboolean     in_paren)
 {
   guint r = pick (g, 100);
+  g_autofree char *first = NULL;
 
   if (r < 8 && !in_paren && depth < 3)
     {
@@ -2649,8 +2874,24 @@ gen_update_operand (Gen         *g,
         g->arith_on_path = TRUE;
       g_string_append (out, chance (g, 80) ? "if_not_exists(" : "if_not_exists (");
       gen_path (g, out);
+      first = g_strdup (g->last_path);
       g_string_append (out, chance (g, 70) ? ", " : ",");
-      gen_update_operand (g, out, kind, FALSE, depth + 1, FALSE);
+      /* Not the same path again (see gen_mut_same_path_operands()). */
+      {
+        gsize len = out->len;
+        guint n_names = g->names->len, n_values = g->values->len;
+
+        for (guint tries = 0; tries < 10; tries++)
+          {
+            g_clear_pointer (&g->last_path, g_free);
+            gen_update_operand (g, out, kind, FALSE, depth + 1, FALSE);
+            if (g_strcmp0 (g->last_path, first) != 0)
+              break;
+            g_string_truncate (out, len);
+            g_ptr_array_set_size (g->names, n_names);
+            g_ptr_array_set_size (g->values, n_values);
+          }
+      }
       g_string_append_c (out, ')');
     }
   else
@@ -2856,7 +3097,7 @@ maybe_update_condition (Gen  *g,
       g_autoptr(GString) f = g_string_new (NULL);
 
       g->avoid_keys = FALSE;
-      gen_condition (g, f, 2);
+      PLAIN (g, gen_condition (g, f, 2));
       g->avoid_keys = TRUE;
       c->condition = g_strdup (f->str);
     }
@@ -2904,10 +3145,29 @@ gen_cls_update_set (Gen  *g,
       g_string_append_c (out, ')');
       break;
     case 3:
+      /* if_not_exists(path, operand) as gen_update_operand() writes it, at the top. */
       g_string_append (out, "if_not_exists(");
       gen_path (g, out);
-      g_string_append (out, ", ");
-      gen_update_operand (g, out, OPERAND_ANY, FALSE, 1, FALSE);
+      {
+        g_autofree char *first = g_strdup (g->last_path);
+        gsize len;
+        guint n_names, n_values;
+
+        g_string_append (out, ", ");
+        len = out->len;
+        n_names = g->names->len;
+        n_values = g->values->len;
+        for (guint tries = 0; tries < 10; tries++)
+          {
+            g_clear_pointer (&g->last_path, g_free);
+            gen_update_operand (g, out, OPERAND_ANY, FALSE, 1, FALSE);
+            if (g_strcmp0 (g->last_path, first) != 0)
+              break;
+            g_string_truncate (out, len);
+            g_ptr_array_set_size (g->names, n_names);
+            g_ptr_array_set_size (g->values, n_values);
+          }
+      }
       g_string_append_c (out, ')');
       if (chance (g, 30))
         {
@@ -2992,6 +3252,30 @@ gen_mut_update_nesting (Gen  *g,
       gen_number_operand (g, out, 1);
       g_string_append_c (out, ')');
       break;
+    }
+  c->update = g_string_free (out, FALSE);
+}
+
+/* if_not_exists(a, a): the same path as both operands. */
+static void
+gen_mut_update_same_path (Gen  *g,
+                          Case *c)
+{
+  g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func ((GDestroyNotify) target_free);
+  Upd u = { g, targets, FALSE };
+  GString *out = g_string_new (NULL);
+  g_autoptr(GString) p = g_string_new (NULL);
+
+  setup_update_case (g, c);
+  g_string_append_printf (out, "%s ", kw (g, "SET"));
+  gen_target (&u, out);
+  op_sp (g, out, "=");
+  gen_path (g, p);
+  g_string_append_printf (out, chance (g, 70) ? "if_not_exists(%s, %s)" : "if_not_exists(%s, (%s))", p->str, p->str);
+  if (chance (g, 30))
+    {
+      g_string_append (out, " + ");
+      gen_number_operand (g, out, 1);
     }
   c->update = g_string_free (out, FALSE);
 }
@@ -3611,7 +3895,7 @@ setup_projection_case (Gen  *g,
     {
       c->op = DYN_OP_QUERY;
       g->source = pick_source (g, c, TRUE);
-      c->key_condition = gen_key_condition (g, g->source);
+      PLAIN (g, c->key_condition = gen_key_condition (g, g->source));
     }
   else
     {
@@ -3631,7 +3915,7 @@ gen_cls_projection (Gen  *g,
       g_autoptr(GString) f = g_string_new (NULL);
 
       g->avoid_keys = c->op == DYN_OP_QUERY;
-      gen_condition (g, f, 2);
+      PLAIN (g, gen_condition (g, f, 2));
       c->filter = g_strdup (f->str);
     }
 }
@@ -3701,7 +3985,7 @@ gen_condition_base (Gen  *g,
   g_autoptr(GString) f = g_string_new (NULL);
 
   setup_condition_case (g, c);
-  gen_condition (g, f, 1);
+  PLAIN (g, gen_condition (g, f, 1));
   set_condition (c, g_strdup (f->str));
 }
 
@@ -3838,7 +4122,9 @@ gen_mut_value_invalid (Gen  *g,
     "{\"N\":\"-1E126\"}", "{\"N\":\"abc\"}", "{\"N\":\"\"}", "{\"N\":\"1..2\"}", "{\"N\":\"0x10\"}",
     "{\"N\":\"NaN\"}", "{\"N\":\"Infinity\"}", "{\"SS\":[]}", "{\"NS\":[]}", "{\"BS\":[]}",
     "{\"SS\":[\"a\",\"a\"]}", "{\"NS\":[\"1\",\"1.0\"]}", "{\"BS\":[\"AQ==\",\"AQ==\"]}", "{\"B\":\"!!\"}",
-    "{\"S\":1}", "{\"X\":\"a\"}", "{\"S\":\"a\",\"N\":\"1\"}", "{\"NULL\":false}", "{\"BOOL\":\"true\"}",
+    /* Not {"S":1} or {"BOOL":"true"}: DynamoDB Local's JSON reader takes them
+     * as "1" and true, the service does not. */
+    "{\"X\":\"a\"}", "{\"S\":\"a\",\"N\":\"1\"}", "{\"NULL\":false}",
     "{}", "{\"L\":[{\"N\":\"1E200\"}]}", "{\"M\":{\"a\":{\"SS\":[]}}}", "{\"NS\":[\"1\",\"x\"]}",
   };
 
@@ -3899,6 +4185,7 @@ typedef struct {
   guint refused_valid;     /* we refuse, DynamoDB accepts */
   guint accepted_invalid;  /* we accept, DynamoDB refuses */
   guint compiled_bad;      /* our compiled request refused or different */
+  guint compiled_checked;  /* compiled requests sent */
   guint item_dependent;    /* we accept, DynamoDB refuses because of the item */
   guint oracle_error;      /* DynamoDB Local failed otherwise */
   guint shown;
@@ -4125,28 +4412,45 @@ describe_items (const Verdict *v)
   return g_string_free (out, FALSE);
 }
 
+/* One field of a case; longer texts are cut at @max bytes (0: never). */
+static void
+append_field (GString    *out,
+              const char *name,
+              const char *text,
+              gsize       max)
+{
+  gsize len;
+
+  if (text == NULL)
+    return;
+  len = strlen (text);
+  if (max == 0 || len <= max)
+    {
+      g_string_append_printf (out, "    %s: %s\n", name, text);
+      return;
+    }
+  /* Cut at a character boundary. */
+  while (max > 0 && (text[max] & 0xc0) == 0x80)
+    max--;
+  g_string_append_printf (out, "    %s: %.*s… (%" G_GSIZE_FORMAT " bytes)\n", name, (int) max, text, len);
+}
+
 static char *
 describe_case (const Case *c,
-               guint       number)
+               guint       number,
+               gsize       max)
 {
   GString *out = g_string_new (NULL);
 
   g_string_append_printf (out, "case %u [%s] %s on %s%s%s\n", number, c->klass, dyn_operation_get_name (c->op),
                           c->table->tag, c->index ? " index " : "", c->index ? c->index : "");
-  if (c->key_condition)
-    g_string_append_printf (out, "    KeyConditionExpression: %s\n", c->key_condition);
-  if (c->filter)
-    g_string_append_printf (out, "    FilterExpression: %s\n", c->filter);
-  if (c->condition)
-    g_string_append_printf (out, "    ConditionExpression: %s\n", c->condition);
-  if (c->update)
-    g_string_append_printf (out, "    UpdateExpression: %s\n", c->update);
-  if (c->projection)
-    g_string_append_printf (out, "    ProjectionExpression: %s\n", c->projection);
-  if (c->names_json)
-    g_string_append_printf (out, "    ExpressionAttributeNames: %s\n", c->names_json);
-  if (c->values_json)
-    g_string_append_printf (out, "    ExpressionAttributeValues: %.1500s\n", c->values_json);
+  append_field (out, "KeyConditionExpression", c->key_condition, max);
+  append_field (out, "FilterExpression", c->filter, max);
+  append_field (out, "ConditionExpression", c->condition, max);
+  append_field (out, "UpdateExpression", c->update, max);
+  append_field (out, "ProjectionExpression", c->projection, max);
+  append_field (out, "ExpressionAttributeNames", c->names_json, max);
+  append_field (out, "ExpressionAttributeValues", c->values_json, max ? max : 4000);
   return g_string_free (out, FALSE);
 }
 
@@ -4176,19 +4480,26 @@ record_disagreement (Run        *run,
                      const char *what,
                      const char *details)
 {
-  g_autofree char *text = describe_case (c, number);
-  g_autofree char *full = g_strdup_printf ("%s: %s\n%s", what, text, details);
+  g_autofree char *full = NULL;
 
   run->disagree++;
   if (s->shown < run->show)
     {
+      g_autofree char *text = describe_case (c, number, 600);
+
       s->shown++;
-      g_test_message ("DISAGREE %s", full);
+      g_test_message ("DISAGREE %s: %s%s", what, text, details);
+    }
+  if (s->examples->len < 4 || run->report)
+    {
+      g_autofree char *text = describe_case (c, number, 0);
+
+      full = g_strdup_printf ("%s: %s\n%s", what, text, details);
     }
   if (s->examples->len < 4)
     g_ptr_array_add (s->examples, g_strdup (full));
   if (run->report)
-    fprintf (run->report, "### %s\n\n```\n%s```\n\n", c->klass, full);
+    fprintf (run->report, "### %s %s\n\n```\n%s```\n\n", run->group, c->klass, full);
 }
 
 static void
@@ -4227,7 +4538,7 @@ run_case (Run        *run,
 
   if (verbose)
     {
-      g_autofree char *text = describe_case (c, number);
+      g_autofree char *text = describe_case (c, number, 0);
       g_autofree char *items = describe_items (&user);
       g_test_message ("%s    ours: %s%s%s\n    DynamoDB: %s%s%s%s\n    request: %s", text,
                       ours ? "accepted" : "refused", ours ? "" : ": ", ours ? "" : our_error->message,
@@ -4276,6 +4587,7 @@ run_case (Run        *run,
 
     if (dirty)
       restore_item (run, c);
+    s->compiled_checked++;
     compiled_response = dyn_test_execute (run->client, request, &compiled_error);
     dirty = is_write (c) && compiled_response != NULL;
     classify (c, g_steal_pointer (&compiled_response), compiled_error, &compiled);
@@ -4349,13 +4661,16 @@ static const ClassDef condition_classes[] = {
   { "limit/depth-32", 2, FALSE, gen_cls_depth_32 },
   { "limit/in-100", 2, FALSE, gen_cls_in_100 },
   { "limit/size-4k", 2, FALSE, gen_cls_size_4k },
+  { "limit/operators-300", 1, FALSE, gen_cls_operators_300_condition },
+  { "mut/operators-301", 1, TRUE, gen_mut_operators_301_condition },
   { "mut/compare-type", 5, TRUE, gen_mut_compare_type },
   { "mut/begins-with-type", 3, TRUE, gen_mut_begins_with_type },
   { "mut/size-type", 2, TRUE, gen_mut_size_type },
   { "mut/function-needs-path", 2, TRUE, gen_mut_function_needs_path },
   { "mut/attribute-type-arg", 2, TRUE, gen_mut_attribute_type_arg },
   { "mut/between-lo-gt-hi", 3, TRUE, gen_mut_between_reversed },
-  { "mut/contains-same-path", 2, TRUE, gen_mut_contains_same_path },
+  { "mut/same-path-operands", 3, TRUE, gen_mut_same_path_operands },
+  { "mut/key-attribute-empty-value", 2, TRUE, gen_mut_key_attribute_empty },
   { "mut/function-name", 2, TRUE, gen_mut_function_name },
   { "mut/depth-33", 2, TRUE, gen_mut_depth_33 },
   { "mut/in-101", 2, TRUE, gen_mut_in_101 },
@@ -4398,6 +4713,7 @@ static const ClassDef update_classes[] = {
   { "mut/update-grammar", 5, TRUE, gen_mut_update_grammar },
   { "mut/update-nesting", 4, TRUE, gen_mut_update_nesting },
   { "mut/update-redundant-parens", 2, TRUE, gen_mut_update_redundant_parens },
+  { "mut/update-same-path", 2, TRUE, gen_mut_update_same_path },
   { "mut/operators-301", 1, TRUE, gen_mut_operators_301 },
   { "mut/update-syntax-edit", 6, TRUE, gen_mut_update_syntax_edit },
   { "mut/map-unused-name", 1, TRUE, gen_mut_unused_name },
@@ -4474,10 +4790,10 @@ print_summary (Run *run)
       ClassStats *s = g_hash_table_lookup (run->stats, name);
       guint bad = s->refused_valid + s->accepted_invalid + s->compiled_bad;
 
-      g_test_message ("  %-28s %5u cases, %5u agree, %4u disagree (%u refused valid, %u accepted invalid, "
-                      "%u compiled wrong), %u item-dependent, %u server errors",
-                      name, s->cases, s->agree, bad, s->refused_valid, s->accepted_invalid, s->compiled_bad,
-                      s->item_dependent, s->oracle_error);
+      g_test_message ("  %-14s %-28s %5u cases, %5u agree, %4u disagree (%u refused valid, %u accepted invalid, "
+                      "%u compiled wrong of %u sent), %u item-dependent, %u server errors",
+                      run->group, name, s->cases, s->agree, bad, s->refused_valid, s->accepted_invalid, s->compiled_bad,
+                      s->compiled_checked, s->item_dependent, s->oracle_error);
       if (bad > 0)
         g_string_append_printf (classes, "%s%s %u", classes->len ? ", " : "", name, bad);
     }
@@ -4518,7 +4834,7 @@ test_group (gconstpointer data)
   const Group *group = data;
   DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
   guint seed = env_uint ("DYN_EXPR_DIFF_SEED", DEFAULT_SEED);
-  guint total = env_uint ("DYN_EXPR_DIFF_COUNT", UNDER_ASAN ? DEFAULT_COUNT / 4 : DEFAULT_COUNT);
+  guint total = env_uint ("DYN_EXPR_DIFF_COUNT", UNDER_ASAN ? DEFAULT_COUNT / 2 : DEFAULT_COUNT);
   guint count = MAX (1, total * group->share / 100);
   gint only = g_getenv ("DYN_EXPR_DIFF_ONLY") ? (gint) env_uint ("DYN_EXPR_DIFF_ONLY", 0) : -1;
   const char *only_class = g_getenv ("DYN_EXPR_DIFF_CLASS");
@@ -4592,6 +4908,7 @@ test_group (gconstpointer data)
     fclose (run.report);
   g_ptr_array_unref (g.names);
   g_ptr_array_unref (g.values);
+  g_free (g.last_path);
   if (run.disagree > 0)
     {
       if (group->multikey && !MULTIKEY_SUPPORTED)
