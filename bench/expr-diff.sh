@@ -33,7 +33,7 @@ echo "Differential expression test, $count cases asked for, at most $seconds s"
 grep -E '^# [a-z-]+: ([0-9]+ cases,|seed|the time budget)' "$log" | sed 's/^# //'
 echo
 echo "Disagreements by class (cases, disagreements):"
-grep -E '^#   ' "$log" | awk '$8 != "0" { printf "  %-14s %-30s %6s %6s\n", $2, $3, $4, $8 }' || true
+grep -E '^#   ' "$log" | awk '$9 != "0" { printf "  %-14s %-30s %-8s %6s %6s\n", $2, $3, $4, $5, $9 }' || true
 awk '/^# [a-z-]+: [0-9]+ cases,/ { n += $3; a += $5; d += $7 }
      END { printf "\nIn all: %d cases, %d agree, %d disagree\n", n, a, d }' "$log"
 echo "Every disagreement: $report; two examples per class: $summary; the log: $log"
