@@ -447,6 +447,37 @@ test_ddb_roundtrip (void)
   }
 }
 
+/* A member named "" (an ExpressionAttributeValues key a user got wrong) is
+ * read like any other: the names buffer is still empty when it comes first. */
+static void
+test_empty_member_name (void)
+{
+  static const char *ddb[] = {
+    "{\"\":{\"S\":\"x\"}}",
+    "{\"\":{\"S\":\"x\"},\"a\":{\"N\":\"1\"}}",
+    "{\"a\":{\"M\":{\"\":{\"N\":\"1\"}}}}",
+    "{\"\":{\"M\":{\"\":{\"M\":{}}}}}",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ddb); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynValue) item = dyn_item_from_ddb_json_string (ddb[i], -1, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (item);
+      if (i < 2)
+        g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (item, "")), ==, "x");
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(DynValue) item = dyn_item_from_plain_json_string ("{\"\":1,\"b\":{\"\":true}}", -1, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (dyn_value_map_lookup (item, ""));
+  }
+}
+
 static void
 test_ddb_errors (void)
 {
@@ -919,6 +950,7 @@ main (int    argc,
   g_test_add_func ("/dyn/value/map-list", test_map_list);
   g_test_add_func ("/dyn/value/ddb-roundtrip", test_ddb_roundtrip);
   g_test_add_func ("/dyn/value/ddb-errors", test_ddb_errors);
+  g_test_add_func ("/dyn/value/empty-member-name", test_empty_member_name);
   g_test_add_func ("/dyn/value/ddb-items-array", test_ddb_items_array);
   g_test_add_func ("/dyn/value/parse-response", test_parse_response);
   g_test_add_func ("/dyn/value/json-parse", test_json_parse);

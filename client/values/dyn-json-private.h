@@ -205,7 +205,9 @@ _dyn_json_npush (DynJsonParser *P,
       P->names_alloc = MAX (MAX (1024, P->names_alloc * 2), P->names_len + len);
       P->names = g_realloc (P->names, P->names_alloc);
     }
-  memcpy (P->names + P->names_len, name, len);
+  /* A name "" first: the buffer is still NULL, and memcpy may not be given NULL. */
+  if (len > 0)
+    memcpy (P->names + P->names_len, name, len);
   P->nstack[P->ntop].off = P->names_len;
   P->nstack[P->ntop].len = len;
   P->ntop++;

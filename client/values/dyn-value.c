@@ -647,7 +647,8 @@ _dyn_value_new_map_from (const char       *namebuf,
   for (guint i = 0; i < n; i++)
     {
       DynMember *m = &self->u.map.members[i];
-      memcpy (np, namebuf + refs[i].off, refs[i].len);
+      if (refs[i].len > 0)
+        memcpy (np, namebuf + refs[i].off, refs[i].len);
       np[refs[i].len] = '\0';
       m->name = np;
       m->name_len = refs[i].len;
