@@ -24,6 +24,7 @@ struct _DynExprContext {
   GPtrArray        *value_val;      /* DynValue* */
   GHashTable       *taken;          /* every token in use: generated and verbatim */
   GPtrArray        *raw_tokens;     /* verbatim placeholders, in order */
+  gboolean          too_long;       /* the last add failed on DynamoDB's 4 KB limit */
 };
 
 DynExprContext *
@@ -369,6 +370,7 @@ dyn_expr_context_add (DynExprContext  *self,
                     * length and DynamoDB's limit (4096) */
                    _("the %s is %zu bytes long; the limit is %d bytes"),
                    dyn_expr_role_get_field (role), out->len, DYN_EXPR_MAX_LENGTH);
+      self->too_long = TRUE;
       rollback (self, n_names, n_values, n_raw);
       return NULL;
     }
@@ -376,6 +378,13 @@ dyn_expr_context_add (DynExprContext  *self,
   self->nodes[role] = dyn_expr_node_ref (node);
   self->expressions[role] = g_string_free (g_steal_pointer (&out), FALSE);
   return self->expressions[role];
+}
+
+gboolean
+dyn_expr_context_was_too_long (DynExprContext *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->too_long;
 }
 
 const char *

@@ -1917,7 +1917,7 @@ dyn_expr_parse (const char  *text,
                 glong       *error_offset,
                 GError     **error)
 {
-  return dyn_expr_parse_full (text, role, names, values, NULL, error_offset, error);
+  return dyn_expr_parse_full (text, role, names, values, NULL, NULL, error_offset, error);
 }
 
 DynExprNode *
@@ -1926,6 +1926,7 @@ dyn_expr_parse_full (const char  *text,
                      GHashTable  *names,
                      GHashTable  *values,
                      GHashTable  *used,
+                     gboolean    *dynamodb,
                      glong       *error_offset,
                      GError     **error)
 {
@@ -1937,6 +1938,8 @@ dyn_expr_parse_full (const char  *text,
 
   if (error_offset != NULL)
     *error_offset = -1;
+  if (dynamodb != NULL)
+    *dynamodb = FALSE;
   if (!parser_init (&p, text, -1, error, error_offset))
     return NULL;
   p.role = role;
@@ -1978,6 +1981,8 @@ dyn_expr_parse_full (const char  *text,
    * builder's text, never a request). */
   if (p.error == NULL && (names != NULL || values != NULL) && (p.placeholder_seen || !p.extension))
     {
+      if (dynamodb != NULL)
+        *dynamodb = TRUE;
       if (p.extension)
         fail_at (&p, p.extension_at, _("an inline value or `name` cannot be mixed with #name and :value "
                                        "placeholders (with placeholders the expression is DynamoDB's syntax) at "

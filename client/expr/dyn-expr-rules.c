@@ -469,7 +469,8 @@ check_set_operand (Checker      *c,
           return FALSE;
         }
       return check_path (c, node->children->pdata[0], error) &&
-             check_set_operand (c, node->children->pdata[1], FALSE, depth + 1, error);
+             check_set_operand (c, node->children->pdata[1], FALSE, depth + 1, error) &&
+             check_distinct (node, "if_not_exists", error);
     case DYN_EXPR_LIST_APPEND:
       c->update_ops++;
       if (!top)
@@ -1160,3 +1161,77 @@ _dyn_expr_request_check (DynExprNode         *filter,
   return check_condition (&c, filter, 0, error);
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Writes to index keys */
+
+gboolean
+dyn_expr_validate_update_indexes (DynExprNode         *update,
+                                  const DynTableKeys  *table,
+                                  GError             **error)
+{
+  g_return_val_if_fail (update != NULL, FALSE);
+
+  if (table == NULL || update->kind != DYN_EXPR_UPDATE)
+    return TRUE;
+  for (guint i = 0; i < update->children->len; i++)
+    {
+      DynExprNode *action = update->children->pdata[i];
+      DynExprNode *target;
+      DynExprNode *value;
+      const char *name;
+      DynValueType type;
+
+      if ((action->kind != DYN_EXPR_SET && action->kind != DYN_EXPR_ADD) || action->children->len != 2)
+        continue;
+      target = action->children->pdata[0];
+      value = action->children->pdata[1];
+      name = target->kind == DYN_EXPR_PATH ? dyn_expr_path_get_top_name (target->path) : NULL;
+      if (name == NULL || !operand_type (value, &type))
+        continue;
+      for (guint k = 0; k < table->indexes->len; k++)
+        {
+          const DynIndexInfo *index = table->indexes->pdata[k];
+          DynValueType key_type;
+
+          if (!dyn_key_schema_find (&index->keys, name, NULL, NULL, &key_type))
+            continue;
+          /* DynamoDB Local takes a local index's sort key of another scalar
+           * type, but not a set, list, map, BOOL or NULL. */
+          if (index->kind != DYN_INDEX_GLOBAL)
+            {
+              if (type != DYN_VALUE_S && type != DYN_VALUE_N && type != DYN_VALUE_B)
+                {
+                  _dyn_expr_set_error_at (error, value->offset,
+                                          /* Translators: the first %s is an attribute, the second an index, the
+                                           * third a DynamoDB type (L, M, SS …) */
+                                          _("%s is a key of the index %s and must be a string, number or binary, "
+                                            "not %s"),
+                                          name, index->name, dyn_value_type_to_string (type));
+                  return FALSE;
+                }
+              continue;
+            }
+          if (type != key_type)
+            {
+              _dyn_expr_set_error_at (error, value->offset,
+                                      /* Translators: the first %s is an attribute, the second an index, the
+                                       * third and fourth DynamoDB types (S, N, B …) */
+                                      _("%s is a key of the index %s and must be of type %s, not %s"),
+                                      name, index->name, dyn_value_type_to_string (key_type),
+                                      dyn_value_type_to_string (type));
+              return FALSE;
+            }
+          if (value->kind == DYN_EXPR_VALUE && value->value != NULL &&
+              ((type == DYN_VALUE_S && dyn_value_get_string_length (value->value) == 0) ||
+               (type == DYN_VALUE_B && g_bytes_get_size (dyn_value_get_binary (value->value)) == 0)))
+            {
+              _dyn_expr_set_error_at (error, value->offset,
+                                      /* Translators: the first %s is an attribute, the second an index */
+                                      _("%s is a key of the index %s and cannot be empty"), name, index->name);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}

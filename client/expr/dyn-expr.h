@@ -267,10 +267,11 @@ DynExprNode  *dyn_expr_parse              (const char *text, DynExprRole role,
                                            GHashTable *names, GHashTable *values,
                                            glong *error_offset, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 /* dyn_expr_parse() that also adds every placeholder the text uses ("#n",
- * ":v") to @used (a set of strings, nullable). */
+ * ":v") to @used (a set of strings, nullable) and says whether the text was
+ * read as DynamoDB's language (@dynamodb, nullable; see above). */
 DynExprNode  *dyn_expr_parse_full         (const char *text, DynExprRole role,
                                            GHashTable *names, GHashTable *values,
-                                           GHashTable *used,
+                                           GHashTable *used, gboolean *dynamodb,
                                            glong *error_offset, GError **error) G_GNUC_WARN_UNUSED_RESULT;
 /* The placeholder maps a request gives (NULL: not given) against what its
  * expressions use (@used, from dyn_expr_parse_full(); NULL: check only the
@@ -470,6 +471,12 @@ gboolean      dyn_expr_validate           (DynExprNode *node, DynExprRole role,
 gboolean      dyn_expr_validate_key_condition (const DynTableKeys *table, const char *index_name,
                                                DynExprNode *key_condition, GError **error);
 
+/* The SET and ADD actions of @update that write a key attribute of one of
+ * @table's global secondary indexes: a value of the key's type, not empty (DynamoDB refuses
+ * the write otherwise). */
+gboolean      dyn_expr_validate_update_indexes (DynExprNode *update, const DynTableKeys *table,
+                                                GError **error);
+
 /* Request-level placeholder check on raw text: every #name / :value token in
  * @expressions (NULL-terminated) is defined in @names / @values, and every
  * entry of the maps is used by some expression. The maps may be NULL. */
@@ -521,6 +528,8 @@ void          dyn_expr_context_set_key_schema (DynExprContext *self, const DynKe
 const char   *dyn_expr_context_add        (DynExprContext *self, DynExprRole role,
                                            DynExprNode *node, GError **error);
 const char   *dyn_expr_context_get_expression (DynExprContext *self, DynExprRole role);
+/* Whether an add failed because the compiled text passed DynamoDB's 4 KB. */
+gboolean      dyn_expr_context_was_too_long (DynExprContext *self);
 /* The maps, placeholders in order of creation. */
 guint         dyn_expr_context_get_n_names  (DynExprContext *self);
 const char   *dyn_expr_context_get_name     (DynExprContext *self, guint i, const char **attribute);

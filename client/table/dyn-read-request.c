@@ -270,11 +270,12 @@ parse_text (const char   *text,
             GHashTable   *names,
             GHashTable   *values,
             GHashTable   *used,
+            gboolean     *dynamodb,
             GError      **error)
 {
   if (text == NULL)
     return NULL;
-  return dyn_expr_parse_full (text, role, names, values, used, NULL, error);
+  return dyn_expr_parse_full (text, role, names, values, used, dynamodb, NULL, error);
 }
 
 gboolean
@@ -300,6 +301,7 @@ dyn_request_compile_expressions (DynRequest          *request,
   g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) no_names = NULL;
   g_autoptr(GHashTable) no_values = NULL;
+  gboolean all_dynamodb = TRUE;
 
   g_return_val_if_fail (request != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
@@ -328,7 +330,11 @@ dyn_request_compile_expressions (DynRequest          *request,
   texts[DYN_EXPR_ROLE_PROJECTION] = projection;
   for (guint i = 0; i < DYN_EXPR_N_ROLES && ok; i++)
     {
-      nodes[i] = parse_text (texts[i], i, names, values, used, &local_error);
+      gboolean dynamodb = FALSE;
+
+      nodes[i] = parse_text (texts[i], i, names, values, used, &dynamodb, &local_error);
+      if (texts[i] != NULL && !dynamodb)
+        all_dynamodb = FALSE;
       slots[i].role = i;
       slots[i].node = nodes[i];
       if (texts[i] != NULL && nodes[i] == NULL)
@@ -336,6 +342,12 @@ dyn_request_compile_expressions (DynRequest          *request,
           failed = i;
           ok = FALSE;
         }
+    }
+  if (ok && nodes[DYN_EXPR_ROLE_UPDATE] != NULL &&
+      !dyn_expr_validate_update_indexes (nodes[DYN_EXPR_ROLE_UPDATE], table, &local_error))
+    {
+      failed = DYN_EXPR_ROLE_UPDATE;
+      ok = FALSE;
     }
   if (ok && !dyn_expr_check_maps (used, no_names ? NULL : names, no_values ? NULL : values, error))
     {
@@ -346,6 +358,24 @@ dyn_request_compile_expressions (DynRequest          *request,
   if (ok)
     ok = compile_slots (request, ctx, target ? &target->keys : NULL, slots, G_N_ELEMENTS (slots),
                         &failed, &local_error);
+  if (!ok && all_dynamodb && dyn_expr_context_was_too_long (ctx) && request->shard_values == NULL)
+    {
+      /* DynamoDB's language, checked, and within 4 KB as written: the
+       * compiled text only grew past the limit. Send it as written. */
+      for (guint i = 0; i < DYN_EXPR_N_ROLES; i++)
+        {
+          char **field = request_field (request, i);
+
+          g_free (*field);
+          *field = g_strdup (texts[i]);
+          g_clear_pointer (&nodes[i], dyn_expr_node_unref);
+        }
+      g_hash_table_unref (request->names);
+      g_hash_table_unref (request->values);
+      request->names = g_hash_table_ref (names);
+      request->values = g_hash_table_ref (values);
+      return TRUE;
+    }
   for (guint i = 0; i < DYN_EXPR_N_ROLES; i++)
     g_clear_pointer (&nodes[i], dyn_expr_node_unref);
   if (!ok)
@@ -519,7 +549,7 @@ dyn_read_request_new (const DynTableKeys *keys,
                  (*given[i].out = parse_text (given[i].text, given[i].role,
                                               spec->names ? spec->names : no_names,
                                               spec->values ? spec->values : no_values,
-                                              used, &error)) == NULL)
+                                              used, NULL, &error)) == NULL)
           {
             fail (self, error, dyn_expr_role_get_field (given[i].role));
             return g_steal_pointer (&self);
