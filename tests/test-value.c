@@ -538,6 +538,58 @@ test_ddb_items_array (void)
   }
 }
 
+/* Empty maps, lists, sets and names before anything else was decoded: the
+ * decoder's stacks are still unallocated then, and none of it may do
+ * arithmetic on their NULL pointers (undefined behaviour, which clang's
+ * UBSan reports; found by tests/fuzz-ddb-json). */
+static void
+test_empty_containers (void)
+{
+  static const char * const items[] = {
+    "{}", "{\"\":{\"S\":\"x\"}}", "{\"m\":{\"M\":{}}}", "{\"l\":{\"L\":[]}}",
+  };
+  static const char * const values[] = { "{\"M\":{}}", "{\"L\":[]}", "{\"M\":{\"\":{\"L\":[]}}}" };
+  static const char * const plain[] = { "{}", "[]", "{\"\":[]}", "[[],{}]" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynValue) item = dyn_item_from_ddb_json_string (items[i], -1, &error);
+      g_autofree char *again = NULL;
+
+      g_assert_no_error (error);
+      again = dyn_item_to_ddb_json_string (item);
+      g_assert_cmpstr (again, ==, items[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autoptr(DynValue) v = ddb (values[i]);
+      g_autofree char *again = dyn_value_to_ddb_json_string (v);
+
+      g_assert_cmpstr (again, ==, values[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynValue) v = dyn_json_decode_plain (plain[i], strlen (plain[i]), &error);
+      g_autofree char *again = NULL;
+
+      g_assert_no_error (error);
+      again = dyn_value_to_plain_json_string (v);
+      g_assert_cmpstr (again, ==, plain[i]);
+    }
+  {
+    g_autoptr(GPtrArray) none = dyn_items_decode_ddb_json_array ("[]", 2, NULL);
+
+    g_assert_nonnull (none);
+    g_assert_cmpuint (none->len, ==, 0);
+  }
+
+  /* And the errors at an empty name or an empty set. */
+  assert_item_error ("{\"\":{\"S\":1}}", DYN_ERROR_PROTOCOL, "S must be a string");
+  assert_plain_error ("{\"$set\":[]}", "a set must not be empty");
+}
+
 static void
 test_parse_response (void)
 {
@@ -920,6 +972,7 @@ main (int    argc,
   g_test_add_func ("/dyn/value/ddb-roundtrip", test_ddb_roundtrip);
   g_test_add_func ("/dyn/value/ddb-errors", test_ddb_errors);
   g_test_add_func ("/dyn/value/ddb-items-array", test_ddb_items_array);
+  g_test_add_func ("/dyn/value/empty-containers", test_empty_containers);
   g_test_add_func ("/dyn/value/parse-response", test_parse_response);
   g_test_add_func ("/dyn/value/json-parse", test_json_parse);
   g_test_add_func ("/dyn/value/plain-roundtrip", test_plain_roundtrip);

@@ -262,7 +262,7 @@ ddb_list (DynJsonParser *P,
           return NULL;
       }
 
-  list = _dyn_value_new_list_from (P->vstack + vbase, P->vtop - vbase);
+  list = _dyn_value_new_list_from (_dyn_json_values_from (P, vbase), P->vtop - vbase);
   P->vtop = vbase;
   return list;
 }
