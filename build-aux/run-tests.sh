@@ -34,8 +34,9 @@ run_build _build-tests ""
 if [ -z "${DYN_NO_SANITIZE:-}" ]; then
   ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     run_build _build-asan "" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
-  # The expression parser under libFuzzer (clang), for a bounded time.
-  CC=clang ASAN_OPTIONS=detect_leaks=0 \
+  # The libFuzzer targets (clang: expression parser, JSON readers, AWS config), each for
+  # fuzz_seconds, with leak detection on (tests/meson.build).
+  CC=clang \
     run_build _build-fuzz "--suite fuzz" -Db_sanitize=address,undefined -Db_lundef=false -Dgui=disabled \
       -Dc_args=-fsanitize=fuzzer-no-link
 fi

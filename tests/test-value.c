@@ -569,6 +569,131 @@ test_ddb_items_array (void)
   }
 }
 
+/* Empty maps, lists, sets and names before anything else was decoded: the
+ * decoder's stacks are still unallocated then, and none of it may do
+ * arithmetic on their NULL pointers (undefined behaviour, which clang's
+ * UBSan reports; found by tests/fuzz-ddb-json). */
+static void
+test_empty_containers (void)
+{
+  static const char * const items[] = {
+    "{}", "{\"\":{\"S\":\"x\"}}", "{\"m\":{\"M\":{}}}", "{\"l\":{\"L\":[]}}",
+  };
+  static const char * const values[] = { "{\"M\":{}}", "{\"L\":[]}", "{\"M\":{\"\":{\"L\":[]}}}" };
+  static const char * const plain[] = { "{}", "[]", "{\"\":[]}", "[[],{}]" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynValue) item = dyn_item_from_ddb_json_string (items[i], -1, &error);
+      g_autofree char *again = NULL;
+
+      g_assert_no_error (error);
+      again = dyn_item_to_ddb_json_string (item);
+      g_assert_cmpstr (again, ==, items[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      g_autoptr(DynValue) v = ddb (values[i]);
+      g_autofree char *again = dyn_value_to_ddb_json_string (v);
+
+      g_assert_cmpstr (again, ==, values[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynValue) v = dyn_json_decode_plain (plain[i], strlen (plain[i]), &error);
+      g_autofree char *again = NULL;
+
+      g_assert_no_error (error);
+      again = dyn_value_to_plain_json_string (v);
+      g_assert_cmpstr (again, ==, plain[i]);
+    }
+  {
+    g_autoptr(GPtrArray) none = dyn_items_decode_ddb_json_array ("[]", 2, NULL);
+
+    g_assert_nonnull (none);
+    g_assert_cmpuint (none->len, ==, 0);
+  }
+
+  /* And the errors at an empty name or an empty set. */
+  assert_item_error ("{\"\":{\"S\":1}}", DYN_ERROR_PROTOCOL, "S must be a string");
+  assert_plain_error ("{\"$set\":[]}", "a set must not be empty");
+}
+
+/* Every value the plain decoder gives, nested as deep as it allows, is
+ * written as DynamoDB JSON that decodes back (a bare value's own M or L is the
+ * outermost level in both decoders; found by tests/fuzz-ddb-json). Items
+ * nest alike in both. */
+static void
+test_nesting_limits_agree (void)
+{
+  for (guint kind = 0; kind < 2; kind++)
+    {
+      g_autoptr(GString) plain = g_string_new (NULL);
+      g_autoptr(GString) deeper = g_string_new (NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynValue) v = NULL;
+      g_autoptr(DynValue) again = NULL;
+      g_autofree char *ddb_text = NULL;
+      guint levels = 0;
+
+      /* As deep as the plain decoder goes. */
+      for (;; levels++)
+        {
+          g_autoptr(DynValue) probe = NULL;
+
+          g_string_truncate (plain, 0);
+          for (guint i = 0; i <= levels; i++)
+            g_string_append (plain, kind == 0 ? "[" : "{\"a\":");
+          g_string_append (plain, "1");
+          for (guint i = 0; i <= levels; i++)
+            g_string_append (plain, kind == 0 ? "]" : "}");
+          probe = dyn_json_decode_plain (plain->str, plain->len, NULL);
+          if (probe == NULL)
+            break;
+          g_clear_pointer (&v, dyn_value_unref);
+          v = g_steal_pointer (&probe);
+          g_string_assign (deeper, plain->str);
+        }
+      g_assert_cmpuint (levels, >=, 33);
+      g_assert_nonnull (v);
+
+      ddb_text = dyn_value_to_ddb_json_string (v);
+      again = dyn_json_decode_ddb_value (ddb_text, strlen (ddb_text), &error);
+      g_assert_no_error (error);
+      g_assert_true (dyn_value_equal (v, again));
+
+      /* One level more fails in DynamoDB JSON too. */
+      {
+        g_autoptr(GString) more = g_string_new (kind == 0 ? "{\"L\":[" : "{\"M\":{\"a\":");
+        g_autoptr(DynValue) none = NULL;
+
+        g_string_append (more, ddb_text);
+        g_string_append (more, kind == 0 ? "]}" : "}}");
+        none = dyn_json_decode_ddb_value (more->str, more->len, &error);
+        g_assert_null (none);
+        g_assert_error (error, DYN_ERROR, DYN_ERROR_PROTOCOL);
+        g_assert_nonnull (strstr (error->message, "nested deeper than"));
+        g_clear_error (&error);
+      }
+
+      /* The deepest plain value is an item's attribute one level down. */
+      if (kind == 1)
+        {
+          g_autoptr(DynValue) item = dyn_item_from_plain_json_string (deeper->str, -1, &error);
+          g_autofree char *item_text = NULL;
+          g_autoptr(DynValue) item_again = NULL;
+
+          g_assert_no_error (error);
+          item_text = dyn_item_to_ddb_json_string (item);
+          item_again = dyn_item_from_ddb_json_string (item_text, -1, &error);
+          g_assert_no_error (error);
+          g_assert_true (dyn_value_equal (item, item_again));
+        }
+    }
+}
+
 static void
 test_parse_response (void)
 {
@@ -952,6 +1077,8 @@ main (int    argc,
   g_test_add_func ("/dyn/value/ddb-errors", test_ddb_errors);
   g_test_add_func ("/dyn/value/empty-member-name", test_empty_member_name);
   g_test_add_func ("/dyn/value/ddb-items-array", test_ddb_items_array);
+  g_test_add_func ("/dyn/value/empty-containers", test_empty_containers);
+  g_test_add_func ("/dyn/value/nesting-limits-agree", test_nesting_limits_agree);
   g_test_add_func ("/dyn/value/parse-response", test_parse_response);
   g_test_add_func ("/dyn/value/json-parse", test_json_parse);
   g_test_add_func ("/dyn/value/plain-roundtrip", test_plain_roundtrip);

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "dyn-credentials.h"
+#include "dyn-credentials-private.h"
 #include "dyn-error.h"
 #include "dyn-secret-private.h"
 
@@ -172,6 +173,145 @@ process_name (DynCredentialsProvider *self)
   return g_path_get_basename (self->argv[0]);
 }
 
+/* The JSON object a credential_process printed on stdout, or NULL. */
+static JsonObject *
+output_object (JsonParser *parser,
+               GBytes     *out)
+{
+  const char *out_data = NULL;
+  gsize out_len = 0;
+
+  if (out != NULL)
+    out_data = g_bytes_get_data (out, &out_len);
+
+  if (out_data != NULL && out_len > 0 && g_utf8_validate_len (out_data, out_len, NULL)
+      && json_parser_load_from_data (parser, out_data, out_len, NULL)
+      && json_parser_get_root (parser) != NULL
+      && JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return json_node_get_object (json_parser_get_root (parser));
+  return NULL;
+}
+
+/* The credentials in what a credential_process that exited with 0 printed
+ * (@object, or NULL when that was not a JSON object). */
+static DynCredentials *
+output_credentials (const char  *profile_name,
+                    const char  *program,
+                    JsonObject  *object,
+                    GError     **error)
+{
+  g_autoptr(GDateTime) expiration = NULL;
+  JsonNode *version;
+  const char *access_key_id;
+  const char *secret_access_key;
+  const char *session_token;
+  const char *expiration_text;
+
+  if (object == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                   /* Translators: credential_process is a setting; keep it. The first %s is an AWS
+                    * profile, the second the program */
+                   _("credential_process of profile '%s' (%s) did not print a JSON object"),
+                   profile_name, program);
+      return NULL;
+    }
+
+  version = json_object_get_member (object, "Version");
+  if (version == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                   /* Translators: credential_process and Version are names; keep them. The first %s
+                    * is an AWS profile, the second the program */
+                   _("credential_process of profile '%s' (%s) printed no 'Version'; it must be 1"),
+                   profile_name, program);
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_VALUE (version) || json_node_get_value_type (version) != G_TYPE_INT64
+      || json_node_get_int (version) != 1)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                   /* Translators: credential_process and Version are names; keep them. The first %s
+                    * is an AWS profile, the second the program */
+                   _("credential_process of profile '%s' (%s) printed an unsupported 'Version'; "
+                     "only 1 is supported"),
+                   profile_name, program);
+      return NULL;
+    }
+
+  access_key_id = json_string_member (object, "AccessKeyId");
+  secret_access_key = json_string_member (object, "SecretAccessKey");
+  session_token = json_string_member (object, "SessionToken");
+  expiration_text = json_string_member (object, "Expiration");
+
+  if (access_key_id == NULL || *access_key_id == '\0'
+      || secret_access_key == NULL || *secret_access_key == '\0')
+    {
+      const char *missing = (access_key_id == NULL || *access_key_id == '\0') ? "AccessKeyId" : "SecretAccessKey";
+
+      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                   /* Translators: credential_process is a setting; keep it. The first %s is an AWS
+                    * profile, the second the program, the third AccessKeyId or SecretAccessKey */
+                   _("credential_process of profile '%s' (%s) printed no '%s' string"),
+                   profile_name, program, missing);
+      return NULL;
+    }
+
+  if (json_object_has_member (object, "SessionToken") && session_token == NULL
+      && !JSON_NODE_HOLDS_NULL (json_object_get_member (object, "SessionToken")))
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                   /* Translators: credential_process and SessionToken are names; keep them. The
+                    * first %s is an AWS profile, the second the program */
+                   _("credential_process of profile '%s' (%s) printed a 'SessionToken' that is not a string"),
+                   profile_name, program);
+      return NULL;
+    }
+
+  if (expiration_text != NULL)
+    {
+      g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+
+      expiration = g_date_time_new_from_iso8601 (expiration_text, utc);
+      if (expiration == NULL)
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                       /* Translators: credential_process and Expiration are names; keep them. The
+                        * first %s is an AWS profile, the second the program */
+                       _("credential_process of profile '%s' (%s) printed an 'Expiration' that is not "
+                         "an ISO 8601 time"),
+                       profile_name, program);
+          return NULL;
+        }
+    }
+  else if (json_object_has_member (object, "Expiration")
+           && !JSON_NODE_HOLDS_NULL (json_object_get_member (object, "Expiration")))
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                   /* Translators: credential_process and Expiration are names; keep them. The
+                    * first %s is an AWS profile, the second the program */
+                   _("credential_process of profile '%s' (%s) printed an 'Expiration' that is not a string"),
+                   profile_name, program);
+      return NULL;
+    }
+
+  g_debug ("credential_process of profile '%s' gave credentials for %s%s",
+           profile_name, access_key_id, expiration != NULL ? " that expire" : "");
+
+  return dyn_credentials_new (access_key_id, secret_access_key, session_token, expiration);
+}
+
+DynCredentials *
+_dyn_credentials_from_process_output (const char  *profile_name,
+                                      const char  *program,
+                                      GBytes      *out,
+                                      GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  return output_credentials (profile_name, program, output_object (parser, out), error);
+}
+
 /* Reads what a credential_process printed. Error messages mention the profile,
  * the program and the process's stderr (with any secret it printed on stdout
  * blanked out), never stdout itself. */
@@ -184,25 +324,8 @@ process_result (DynCredentialsProvider  *self,
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GPtrArray) secrets = g_ptr_array_new ();
-  g_autoptr(GDateTime) expiration = NULL;
   g_autofree char *program = process_name (self);
-  const char *out_data = NULL;
-  gsize out_len = 0;
-  JsonObject *object = NULL;
-  JsonNode *version;
-  const char *access_key_id;
-  const char *secret_access_key;
-  const char *session_token;
-  const char *expiration_text;
-
-  if (out != NULL)
-    out_data = g_bytes_get_data (out, &out_len);
-
-  if (out_data != NULL && out_len > 0 && g_utf8_validate_len (out_data, out_len, NULL)
-      && json_parser_load_from_data (parser, out_data, out_len, NULL)
-      && json_parser_get_root (parser) != NULL
-      && JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    object = json_node_get_object (json_parser_get_root (parser));
+  JsonObject *object = output_object (parser, out);
 
   if (object != NULL)
     {
@@ -258,98 +381,7 @@ process_result (DynCredentialsProvider  *self,
       return NULL;
     }
 
-  if (object == NULL)
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   /* Translators: credential_process is a setting; keep it. The first %s is an AWS
-                    * profile, the second the program */
-                   _("credential_process of profile '%s' (%s) did not print a JSON object"),
-                   self->profile_name, program);
-      return NULL;
-    }
-
-  version = json_object_get_member (object, "Version");
-  if (version == NULL)
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   /* Translators: credential_process and Version are names; keep them. The first %s
-                    * is an AWS profile, the second the program */
-                   _("credential_process of profile '%s' (%s) printed no 'Version'; it must be 1"),
-                   self->profile_name, program);
-      return NULL;
-    }
-  if (!JSON_NODE_HOLDS_VALUE (version) || json_node_get_value_type (version) != G_TYPE_INT64
-      || json_node_get_int (version) != 1)
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   /* Translators: credential_process and Version are names; keep them. The first %s
-                    * is an AWS profile, the second the program */
-                   _("credential_process of profile '%s' (%s) printed an unsupported 'Version'; "
-                     "only 1 is supported"),
-                   self->profile_name, program);
-      return NULL;
-    }
-
-  access_key_id = json_string_member (object, "AccessKeyId");
-  secret_access_key = json_string_member (object, "SecretAccessKey");
-  session_token = json_string_member (object, "SessionToken");
-  expiration_text = json_string_member (object, "Expiration");
-
-  if (access_key_id == NULL || *access_key_id == '\0'
-      || secret_access_key == NULL || *secret_access_key == '\0')
-    {
-      const char *missing = (access_key_id == NULL || *access_key_id == '\0') ? "AccessKeyId" : "SecretAccessKey";
-
-      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   /* Translators: credential_process is a setting; keep it. The first %s is an AWS
-                    * profile, the second the program, the third AccessKeyId or SecretAccessKey */
-                   _("credential_process of profile '%s' (%s) printed no '%s' string"),
-                   self->profile_name, program, missing);
-      return NULL;
-    }
-
-  if (json_object_has_member (object, "SessionToken") && session_token == NULL
-      && !JSON_NODE_HOLDS_NULL (json_object_get_member (object, "SessionToken")))
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   /* Translators: credential_process and SessionToken are names; keep them. The
-                    * first %s is an AWS profile, the second the program */
-                   _("credential_process of profile '%s' (%s) printed a 'SessionToken' that is not a string"),
-                   self->profile_name, program);
-      return NULL;
-    }
-
-  if (expiration_text != NULL)
-    {
-      g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
-
-      expiration = g_date_time_new_from_iso8601 (expiration_text, utc);
-      if (expiration == NULL)
-        {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                       /* Translators: credential_process and Expiration are names; keep them. The
-                        * first %s is an AWS profile, the second the program */
-                       _("credential_process of profile '%s' (%s) printed an 'Expiration' that is not "
-                         "an ISO 8601 time"),
-                       self->profile_name, program);
-          return NULL;
-        }
-    }
-  else if (json_object_has_member (object, "Expiration")
-           && !JSON_NODE_HOLDS_NULL (json_object_get_member (object, "Expiration")))
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
-                   /* Translators: credential_process and Expiration are names; keep them. The
-                    * first %s is an AWS profile, the second the program */
-                   _("credential_process of profile '%s' (%s) printed an 'Expiration' that is not a string"),
-                   self->profile_name, program);
-      return NULL;
-    }
-
-  g_debug ("credential_process of profile '%s' gave credentials for %s%s",
-           self->profile_name, access_key_id, expiration != NULL ? " that expire" : "");
-
-  return dyn_credentials_new (access_key_id, secret_access_key, session_token, expiration);
+  return output_credentials (self->profile_name, program, object, error);
 }
 
 /* Applies the caching rules to the result of a fetch. */

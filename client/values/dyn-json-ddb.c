@@ -262,7 +262,7 @@ ddb_list (DynJsonParser *P,
           return NULL;
       }
 
-  list = _dyn_value_new_list_from (P->vstack + vbase, P->vtop - vbase);
+  list = _dyn_value_new_list_from (_dyn_json_values_from (P, vbase), P->vtop - vbase);
   P->vtop = vbase;
   return list;
 }
@@ -465,7 +465,10 @@ dyn_json_decode_ddb_value (const char  *json,
   g_return_val_if_fail (json != NULL || len == 0, NULL);
 
   _dyn_json_parser_init (&P, json, len);
-  v = ddb_value (&P, 0);
+  /* A value on its own: its M or L is the outermost level, as in
+   * dyn_json_decode_plain() (inside an item, one level down), so that every
+   * value either decoder gives is written as text this one reads back. */
+  v = ddb_value (&P, -1);
   if (!_dyn_json_parser_finish (&P, v != NULL, error))
     g_clear_pointer (&v, dyn_value_unref);
   return v;

@@ -114,7 +114,7 @@ plain_object (DynJsonParser *P,
                     if (sep == DYN_JSON_SEPARATOR_NONE)
                       return NULL;
                   }
-              v = _dyn_value_set_from_scalars (P->vstack + ebase, P->vtop - ebase, &P->error);
+              v = _dyn_value_set_from_scalars (_dyn_json_values_from (P, ebase), P->vtop - ebase, &P->error);
               for (guint j = ebase; j < P->vtop; j++)
                 dyn_value_unref (P->vstack[j]);
               P->vtop = ebase;
@@ -205,7 +205,7 @@ plain_value (DynJsonParser *P,
               if (sep == DYN_JSON_SEPARATOR_NONE)
                 return NULL;
             }
-        list = _dyn_value_new_list_from (P->vstack + vbase, P->vtop - vbase);
+        list = _dyn_value_new_list_from (_dyn_json_values_from (P, vbase), P->vtop - vbase);
         P->vtop = vbase;
         return list;
       }

@@ -200,7 +200,9 @@ _dyn_json_npush (DynJsonParser *P,
       P->nalloc = MAX (64, P->nalloc * 2);
       P->nstack = g_renew (DynNameRef, P->nstack, P->nalloc);
     }
-  if (G_UNLIKELY (P->names_len + len > P->names_alloc))
+  /* Allocated on the first name, an empty one too: P->names + off must not
+   * be arithmetic on NULL. */
+  if (G_UNLIKELY (P->names == NULL || P->names_len + len > P->names_alloc))
     {
       P->names_alloc = MAX (MAX (1024, P->names_alloc * 2), P->names_len + len);
       P->names = g_realloc (P->names, P->names_alloc);
@@ -212,6 +214,14 @@ _dyn_json_npush (DynJsonParser *P,
   P->nstack[P->ntop].len = len;
   P->ntop++;
   P->names_len += len;
+}
+
+/* The values pushed since @vbase (which may be none: NULL, not NULL + 0). */
+static inline DynValue **
+_dyn_json_values_from (DynJsonParser *P,
+                       guint          vbase)
+{
+  return P->vstack != NULL ? P->vstack + vbase : NULL;
 }
 
 static inline void

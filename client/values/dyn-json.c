@@ -428,7 +428,8 @@ _dyn_json_build_map (DynJsonParser *P,
   DynValue *map;
 
   g_assert (n == P->vtop - vbase);
-  map = _dyn_value_new_map_from (P->names, P->nstack + nbase, P->vstack + vbase, n, &dup);
+  map = _dyn_value_new_map_from (P->names, n > 0 ? P->nstack + nbase : NULL,
+                                 _dyn_json_values_from (P, vbase), n, &dup);
   if (map == NULL)
     {
       const DynNameRef *r = &P->nstack[nbase + dup];
