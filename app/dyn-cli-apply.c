@@ -101,6 +101,7 @@ dyn_cli_apply (DynClient     *client,
   if (description == NULL)
     return FALSE;
   set = dyn_change_set_new (table, &keys->table.keys);
+  dyn_change_set_set_index_keys (set, keys);
   if (version_attribute != NULL)
     dyn_change_set_set_version_attribute (set, version_attribute);
   dyn_table_keys_free (keys);

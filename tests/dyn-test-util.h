@@ -94,7 +94,8 @@ GPtrArray      *dyn_test_pager_run           (DynPager           *pager,
 /* A table name unique in this process and run: "<prefix>-<pid>-<n>". */
 char           *dyn_test_table_name          (const char         *prefix) G_GNUC_WARN_UNUSED_RESULT;
 /* CreateTable via dyn_create_table_params() ("NAME:TYPE" keys, GSIs
- * "NAME:PK:T[:SK:T]"); returns once the table is ACTIVE. */
+ * "NAME:PK:T[:SK:T]", multi-attribute "NAME:PK:T+PK2:T[:SK:T+SK2:T]");
+ * returns once the table is ACTIVE. */
 gboolean        dyn_test_create_table        (DynClient          *client,
                                               const char         *table,
                                               const char         *partition_key,

@@ -8,6 +8,8 @@
 
 #include "dyn-changes.h"
 #include "dyn-diff.h"
+#include "dyn-edit-session.h"
+#include "dyn-table.h"
 #include "dyn-test-util.h"
 
 /* Staged changes → guarded requests: the plan offline, then commits against
@@ -2209,6 +2211,218 @@ test_cli_apply_nested (DynTestFixture *fx,
   g_assert_cmpstr (number_at (now, "info.rank"), ==, "1");
 }
 
+/* ------------------------------------------------------------------------ */
+/* Edits of items read from a multi-attribute GSI (issue 10) */
+
+static void
+multikey_setup (DynTestFixture *fx,
+                gconstpointer   data)
+{
+  static const char * const gsis[] = { "ByTenant:tenant:S+site:N:kind:S+seq:N", NULL };
+
+  if (dyn_test_fixture_setup (fx, DYN_TEST_DYNAMODB_LOCAL, "changes-multikey"))
+    dyn_test_fixture_create_table (fx, "pk:S", "sk:S", gsis);
+}
+
+static DynTableKeys *
+describe (DynTestFixture *fx)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynResponse) response = dyn_test_callf (fx->client, "DescribeTable", &error,
+                                                    "{\"TableName\":\"%s\"}", fx->table);
+  DynTableKeys *keys;
+
+  g_assert_no_error (error);
+  keys = dyn_table_keys_from_description (json_object_get_object_member (json_node_get_object (response->root),
+                                                                         "Table"), &error);
+  g_assert_no_error (error);
+  return keys;
+}
+
+/* A Query of ByTenant for @tenant and @site, every page. */
+static GPtrArray *
+query_index (DynTestFixture *fx,
+             const char     *tenant,
+             const char     *site)
+{
+  g_autoptr(DynRequest) request = dyn_request_new (DYN_OP_QUERY, fx->table);
+  g_autoptr(DynValue) t = dyn_value_new_string (tenant);
+  g_autoptr(DynValue) s = dyn_value_new_number (site, NULL);
+  g_autoptr(DynPager) pager = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *items;
+
+  request->index = g_strdup ("ByTenant");
+  request->key_condition = g_strdup ("tenant = :t AND site = :s");
+  dyn_request_add_value (request, ":t", t);
+  dyn_request_add_value (request, ":s", s);
+  pager = dyn_pager_new (fx->client, request);
+  items = dyn_test_pager_run (pager, 1, 0, &error);
+  g_assert_no_error (error);
+  return items;
+}
+
+static DynCommitResult *
+commit_session (DynEditSession *session)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  DynCommitResult *res;
+
+  dyn_edit_session_commit_async (session, NULL, dyn_test_result_cb, &result);
+  dyn_test_wait (&result);
+  res = dyn_edit_session_commit_finish (session, result, &error);
+  g_assert_no_error (error);
+  return res;
+}
+
+/* Items read from the index, edited in a session of the table: the writes
+ * use the table's key; an edit of an index key attribute is an update
+ * guarded by its path, and moves the row to the collection it now belongs
+ * to; a value DynamoDB would refuse for an index key is refused when staged. */
+static void
+test_multikey_index_edit (DynTestFixture *fx,
+                          gconstpointer   data)
+{
+  g_autoptr(DynTableKeys) keys = NULL;
+  g_autoptr(DynCollectionModel) model = NULL;
+  g_autoptr(DynEditSession) session = NULL;
+  g_autoptr(GPtrArray) page = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynValue) pk_o1 = NULL;
+  DynItemObject *row;
+  const DynIndexInfo *index;
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+  put (fx, "{\"pk\":{\"S\":\"o1\"},\"sk\":{\"S\":\"l1\"},\"tenant\":{\"S\":\"acme\"},\"site\":{\"N\":\"1\"},"
+           "\"kind\":{\"S\":\"order\"},\"seq\":{\"N\":\"1\"},\"note\":{\"S\":\"a\"}}");
+  put (fx, "{\"pk\":{\"S\":\"o2\"},\"sk\":{\"S\":\"l1\"},\"tenant\":{\"S\":\"acme\"},\"site\":{\"N\":\"1\"},"
+           "\"kind\":{\"S\":\"order\"},\"seq\":{\"N\":\"2\"},\"note\":{\"S\":\"b\"}}");
+  put (fx, "{\"pk\":{\"S\":\"o3\"},\"sk\":{\"S\":\"l1\"},\"tenant\":{\"S\":\"acme\"},\"site\":{\"N\":\"2\"},"
+           "\"kind\":{\"S\":\"order\"},\"seq\":{\"N\":\"1\"}}");
+  keys = describe (fx);
+  index = dyn_table_keys_lookup (keys, "ByTenant");
+
+  model = dyn_collection_model_new_for_schema (&index->keys, FALSE);
+  page = query_index (fx, "acme", "1");
+  g_assert_cmpuint (page->len, ==, 2);
+  dyn_collection_model_append_page (model, page);
+  g_assert_cmpuint (dyn_collection_model_get_n_collections (model), ==, 1);
+
+  session = dyn_edit_session_new (fx->client, fx->table, &keys->table.keys);
+  dyn_edit_session_set_index_keys (session, keys);
+  dyn_edit_session_set_model (session, model);
+
+  /* o1 moves to site 2: an UpdateItem of the table's key, guarded by site. */
+  pk_o1 = dyn_test_item ("{\"pk\":{\"S\":\"o1\"},\"sk\":{\"S\":\"l1\"}}");
+  row = dyn_collection_model_lookup (model, pk_o1);
+  g_assert_nonnull (row);
+  g_assert_true (dyn_edit_session_stage_cell_text (session, row, "site", "2", &error));
+  g_assert_no_error (error);
+  {
+    g_autoptr(JsonNode) plan = dyn_edit_session_dup_plan (session, &error);
+    g_autofree char *text = json_to_string (plan, FALSE);
+    g_autofree char *kind = NULL;
+    g_autofree char *guard = dyn_edit_session_describe_guard (session, 0, &kind, &error);
+
+    g_assert_no_error (error);
+    g_test_message ("%s\n%s", text, guard);
+    g_assert_nonnull (strstr (text, "\"Key\":{\"pk\":{\"S\":\"o1\"},\"sk\":{\"S\":\"l1\"}}"));
+    g_assert_nonnull (strstr (text, "\"UpdateExpression\":\"SET #site = :site\""));
+    g_assert_nonnull (strstr (text, "\"ConditionExpression\":\"attribute_exists(#pk) AND #site = :old_site\""));
+    g_assert_cmpstr (guard, ==, "Guarded by the values it changes: site is still 1");
+    g_assert_cmpint (dyn_edit_session_get_kind (session, 0), ==, DYN_CHANGE_KIND_UPDATE);
+  }
+  {
+    g_autoptr(DynCommitResult) res = commit_session (session);
+    g_autoptr(DynValue) now = get_item (fx->client, fx->table, "{\"pk\":{\"S\":\"o1\"},\"sk\":{\"S\":\"l1\"}}");
+    g_autoptr(GPtrArray) site2 = query_index (fx, "acme", "2");
+    g_autoptr(DynValue) acme2 = dyn_value_new_list ();
+    DynCollection *moved;
+
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_APPLIED);
+    g_assert_cmpstr (dyn_test_item_get_number (now, "site"), ==, "2");
+    g_assert_cmpuint (site2->len, ==, 2);
+    /* The row shows the written item in the collection of (acme, 2). */
+    dyn_value_list_take (acme2, dyn_value_new_string ("acme"));
+    dyn_value_list_take (acme2, dyn_value_new_number ("2", NULL));
+    moved = dyn_collection_model_lookup_collection (model, acme2);
+    g_assert_nonnull (moved);
+    g_assert_cmpuint (dyn_collection_get_n_items (moved), ==, 1);
+    g_assert_cmpstr (dyn_test_item_get_string (dyn_item_object_get_item (dyn_collection_peek_item (moved, 0)), "pk"),
+                     ==, "o1");
+  }
+
+  /* A sort attribute changed meanwhile by someone else: the guard on kind
+   * holds, nothing is written. */
+  {
+    g_autoptr(DynValue) pk_o2 = dyn_test_item ("{\"pk\":{\"S\":\"o2\"},\"sk\":{\"S\":\"l1\"}}");
+    g_autoptr(DynCommitResult) res = NULL;
+    g_autoptr(DynResponse) other = NULL;
+    g_autoptr(DynValue) now = NULL;
+
+    row = dyn_collection_model_lookup (model, pk_o2);
+    g_assert_nonnull (row);
+    other = dyn_test_callf (fx->client, "UpdateItem", &error,
+                            "{\"TableName\":\"%s\",\"Key\":{\"pk\":{\"S\":\"o2\"},\"sk\":{\"S\":\"l1\"}},"
+                            "\"UpdateExpression\":\"SET kind = :k\",\"ExpressionAttributeValues\":{\":k\":{\"S\":\"invoice\"}}}",
+                            fx->table);
+    g_assert_no_error (error);
+    g_assert_true (dyn_edit_session_stage_cell_text (session, row, "kind", "return", &error));
+    g_assert_no_error (error);
+    res = commit_session (session);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_CONFLICT);
+    g_assert_cmpstr (dyn_test_item_get_string (dyn_commit_result_get_current (res, 0), "kind"), ==, "invoice");
+    now = get_item (fx->client, fx->table, "{\"pk\":{\"S\":\"o2\"},\"sk\":{\"S\":\"l1\"}}");
+    g_assert_cmpstr (dyn_test_item_get_string (now, "kind"), ==, "invoice");
+    dyn_edit_session_discard_all (session);
+  }
+
+  /* What DynamoDB refuses for an index key is refused when staged, with the
+   * index named; removing one is fine (the item leaves the index). */
+  {
+    g_autoptr(DynValue) pk_o3 = dyn_test_item ("{\"pk\":{\"S\":\"o3\"},\"sk\":{\"S\":\"l1\"}}");
+    g_autoptr(DynValue) text_site = dyn_value_new_string ("two");
+    g_autoptr(DynValue) empty = dyn_value_new_string ("");
+    g_autoptr(DynCommitResult) res = NULL;
+    g_autoptr(GPtrArray) left = NULL;
+
+    row = dyn_collection_model_lookup (model, pk_o1);
+    g_assert_false (dyn_edit_session_stage_attribute (session, row, "site", text_site, &error));
+    g_assert_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT);
+    g_assert_nonnull (strstr (error->message, "site is a key attribute of index ByTenant: it must be of type N, "
+                                              "not S"));
+    g_clear_error (&error);
+    g_assert_false (dyn_edit_session_stage_attribute (session, row, "kind", empty, &error));
+    g_assert_nonnull (strstr (error->message, "kind is a key attribute of index ByTenant: it must not be empty"));
+    g_clear_error (&error);
+    g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
+
+    g_assert_true (dyn_edit_session_stage_attribute (session, row, "seq", NULL, &error));
+    g_assert_no_error (error);
+    res = commit_session (session);
+    g_assert_cmpint (dyn_commit_result_get_status (res, 0), ==, DYN_CHANGE_STATUS_APPLIED);
+    left = query_index (fx, "acme", "2");
+    g_assert_cmpuint (left->len, ==, 1);
+    g_assert_cmpstr (dyn_test_item_get_string (left->pdata[0], "pk"), ==, "o3");
+  }
+
+  /* The change set alone (dynoscope-cli apply) checks the same. */
+  {
+    g_autoptr(DynChangeSet) set = dyn_change_set_new (fx->table, &keys->table.keys);
+    g_autoptr(DynValue) before = dyn_test_item ("{\"pk\":{\"S\":\"o3\"},\"sk\":{\"S\":\"l1\"},\"site\":{\"N\":\"2\"}}");
+    g_autoptr(DynValue) after = dyn_test_item ("{\"pk\":{\"S\":\"o3\"},\"sk\":{\"S\":\"l1\"},\"site\":{\"S\":\"2\"}}");
+
+    g_assert_cmpint (dyn_change_set_add (set, before, after, &error), ==, 0);
+    g_assert_no_error (error);
+    g_clear_object (&set);
+    set = dyn_change_set_new (fx->table, &keys->table.keys);
+    dyn_change_set_set_index_keys (set, keys);
+    g_assert_cmpint (dyn_change_set_add (set, before, after, &error), ==, -1);
+    g_assert_nonnull (strstr (error->message, "site is a key attribute of index ByTenant"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2247,6 +2461,9 @@ main (int    argc,
   g_test_add ("/dyn/changes/retry-applied-once", DynTestFixture, NULL, fixture_setup, test_retry_applied_once, dyn_test_fixture_teardown);
   g_test_add ("/dyn/changes/cli-apply", DynTestFixture, NULL, fixture_setup, test_cli_apply, dyn_test_fixture_teardown);
   g_test_add ("/dyn/changes/cli-apply-nested", DynTestFixture, NULL, movies_setup, test_cli_apply_nested, dyn_test_fixture_teardown);
+
+  g_test_add ("/dyn/changes/multikey-index-edit", DynTestFixture, NULL, multikey_setup, test_multikey_index_edit,
+              dyn_test_fixture_teardown);
 
   return g_test_run ();
 }

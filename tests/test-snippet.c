@@ -9,7 +9,9 @@
 #include <glib/gstdio.h>
 
 #include "dyn-json.h"
+#include "dyn-read-request.h"
 #include "dyn-snippet.h"
+#include "dyn-table.h"
 #include "dyn-test-util.h"
 
 /* The snippets are run, not just read: the AWS CLI, boto3 and the JavaScript
@@ -1235,6 +1237,140 @@ test_quoting (void)
   }
 }
 
+/* Multi-attribute GSI keys (issue 10) ---------------------------------------------
+ *
+ * A Query on an index keyed by tenant + site and sorted by kind + seq, as
+ * Dynoscope's read request builds it: each language's snippet reads what
+ * Dynoscope reads, page by page, and from a start key holding every key
+ * attribute. */
+
+static const DynTableKeys *
+multikey_table (char **name)
+{
+  static const char * const gsis[] = { "ByTenant:tenant:S+site:N:kind:S+seq:N", NULL };
+  static char *table;
+  static DynTableKeys *keys;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(DynResponse) described = NULL;
+
+  if (!ensure_table ())
+    return NULL;
+  if (keys != NULL)
+    {
+      *name = table;
+      return keys;
+    }
+  table = dyn_test_table_name ("snippet-multikey");
+  dyn_test_create_table (S.client, table, "pk:S", "sk:S", gsis, &error);
+  g_assert_no_error (error);
+  items = dyn_test_item_array_new ();
+  for (guint i = 0; i < 24; i++)
+    g_ptr_array_add (items, dyn_test_itemf ("{\"pk\":{\"S\":\"ORDER#%02u\"},\"sk\":{\"S\":\"LINE\"},"
+                                            "\"tenant\":{\"S\":\"%s\"},\"site\":{\"N\":\"%u\"},"
+                                            "\"kind\":{\"S\":\"%s\"},\"seq\":{\"N\":\"%u\"},"
+                                            "\"it's\":{\"S\":\"q\\\"\"}}",
+                                            i, i % 3 ? "acme" : "it's \\\"x\\\"", i % 2, i % 4 ? "order" : "invoice",
+                                            24 - i));
+  dyn_test_load_items (S.client, table, items, &error);
+  g_assert_no_error (error);
+  described = dyn_test_callf (S.client, "DescribeTable", &error, "{\"TableName\":\"%s\"}", table);
+  g_assert_no_error (error);
+  keys = dyn_table_keys_from_description (json_object_get_object_member (json_node_get_object (described->root),
+                                                                         "Table"), &error);
+  g_assert_no_error (error);
+  *name = table;
+  return keys;
+}
+
+static DynReadRequest *
+multikey_read (const char *condition,
+               guint       limit)
+{
+  char *table = NULL;
+  const DynTableKeys *keys = multikey_table (&table);
+  DynReadSpec spec = { 0 };
+  DynReadRequest *read;
+
+  if (keys == NULL)
+    return NULL;
+  spec.table = table;
+  spec.index = "ByTenant";
+  spec.mode = DYN_READ_CONDITION;
+  spec.filter = condition;
+  spec.limit = limit;
+  read = dyn_read_request_new (keys, &spec);
+  if (!dyn_read_request_is_valid (read))
+    g_error ("%s: %s", condition, dyn_read_request_get_error (read)->message);
+  g_assert_cmpint (dyn_read_request_get_operation (read), ==, DYN_OP_QUERY);
+  return read;
+}
+
+static void
+test_multikey_query (void)
+{
+  g_autoptr(DynReadRequest) read = NULL;
+  g_autoptr(DynRequest) request = NULL;
+  g_autoptr(DynValue) start = NULL;
+  const DynRequest *planned;
+
+  read = multikey_read ("site = 1 AND tenant = \"acme\" AND kind = \"order\" AND seq > 2", 0);
+  if (read == NULL)
+    return;
+  planned = dyn_read_request_get_request (read);
+  g_assert_cmpstr (planned->key_condition, ==, "#t = :t AND #s = :s AND #k = :k AND #s2 > :s2");
+  request = dyn_request_copy (planned);
+  check_read (request, 3);
+
+  /* Small pages: LastEvaluatedKey holds the table's and the index's keys. */
+  request->limit = 2;
+  check_read (request, 3);
+
+  /* From a start key with every key attribute; a tenant that needs quoting. */
+  g_clear_pointer (&request, dyn_request_free);
+  g_clear_object (&read);
+  read = multikey_read ("tenant = \"it's \\\"x\\\"\" AND site = 0", 0);
+  request = dyn_request_copy (dyn_read_request_get_request (read));
+  check_read (request, 2);
+  /* After (invoice, 24): the two order lines. */
+  start = dyn_test_item ("{\"pk\":{\"S\":\"ORDER#00\"},\"sk\":{\"S\":\"LINE\"},\"tenant\":{\"S\":\"it's \\\"x\\\"\"},"
+                         "\"site\":{\"N\":\"0\"},\"kind\":{\"S\":\"invoice\"},\"seq\":{\"N\":\"24\"}}");
+  dyn_request_set_exclusive_start_key (request, start);
+  check_read (request, 2);
+}
+
+/* Go and Java: the same request, with the index, the expression and every
+ * value; they compile where gofmt and javac are installed. */
+static void
+test_multikey_go_java (void)
+{
+  g_autoptr(DynReadRequest) read = multikey_read ("tenant = \"acme\" AND site = 1 AND kind = \"order\" "
+                                                  "AND seq BETWEEN 2 AND 9", 5);
+  const DynRequest *request;
+  g_autofree char *go = NULL, *java = NULL;
+
+  if (read == NULL)
+    return;
+  request = dyn_read_request_get_request (read);
+  go = dyn_snippet_generate (DYN_SNIPPET_GO, request, "http://localhost:8000", "eu-central-1");
+  java = dyn_snippet_generate (DYN_SNIPPET_JAVA, request, "http://localhost:8000", "eu-central-1");
+  if (g_test_verbose ())
+    g_test_message ("%s\n%s", go, java);
+  assert_balanced (go, "Go");
+  assert_balanced (java, "Java");
+  assert_contains (go, "IndexName:");
+  assert_contains (go, "aws.String(\"ByTenant\")");
+  assert_contains (go, "\"#t = :t AND #s = :s AND #k = :k AND #s2 BETWEEN :slo AND :shi\"");
+  assert_contains (go, "\"#s2\": \"seq\"");
+  assert_contains (go, "\":shi\":");
+  assert_contains (java, ".indexName(\"ByTenant\")");
+  assert_contains (java, "\"#t = :t AND #s = :s AND #k = :k AND #s2 BETWEEN :slo AND :shi\"");
+  assert_contains (java, "\"#s\", \"site\"");
+  assert_contains (java, "\":slo\"");
+  check_gofmt (go);
+  check_javac (java);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1255,6 +1391,8 @@ main (int argc, char **argv)
   g_test_add_func ("/dyn/snippet/put-condition", test_put_condition);
   g_test_add_func ("/dyn/snippet/update", test_update);
   g_test_add_func ("/dyn/snippet/delete-condition", test_delete_condition);
+  g_test_add_func ("/dyn/snippet/multikey/query", test_multikey_query);
+  g_test_add_func ("/dyn/snippet/multikey/go-java", test_multikey_go_java);
 
   ret = g_test_run ();
 

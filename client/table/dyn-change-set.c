@@ -35,6 +35,7 @@ dyn_change_set_finalize (GObject *object)
 
   g_free (self->table);
   dyn_key_schema_clear (&self->keys);
+  g_clear_pointer (&self->index_keys, dyn_table_keys_free);
   g_free (self->version_attribute);
   g_ptr_array_unref (self->changes);
   g_ptr_array_unref (self->tokens);
@@ -239,6 +240,17 @@ check_item (DynChangeSet  *self,
   return TRUE;
 }
 
+void
+dyn_change_set_set_index_keys (DynChangeSet       *self,
+                               const DynTableKeys *table)
+{
+  g_return_if_fail (DYN_IS_CHANGE_SET (self));
+
+  g_clear_pointer (&self->index_keys, dyn_table_keys_free);
+  if (table != NULL)
+    self->index_keys = dyn_table_keys_copy (table);
+}
+
 int
 dyn_change_set_add_change (DynChangeSet  *self,
                            DynChange     *change,
@@ -249,6 +261,10 @@ dyn_change_set_add_change (DynChangeSet  *self,
 
   if (!check_item (self, "before", change->before, error) ||
       !check_item (self, "after", change->after, error))
+    return -1;
+  /* What is written must fit every index keyed by its attributes. */
+  if (self->index_keys != NULL && change->after != NULL &&
+      !dyn_item_check_index_keys (change->after, self->index_keys, error))
     return -1;
   g_ptr_array_add (self->changes, dyn_change_ref (change));
   g_ptr_array_set_size (self->tokens, 0);

@@ -174,6 +174,7 @@ struct _DynChangeSet
 
   char         *table;
   DynKeySchema  keys;
+  DynTableKeys *index_keys;   /* the indexes whose key types a written item must meet, or NULL */
   char         *version_attribute;
   DynGuardMode  guard_mode;
   gboolean      single_requests;

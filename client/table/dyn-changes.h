@@ -204,6 +204,14 @@ void            dyn_change_set_set_single_requests (DynChangeSet *self,
 void            dyn_change_set_set_max_actions (DynChangeSet *self,
                                                 guint         max_actions);
 
+/* The table's indexes (copied; NULL: none known): an item written must give
+ * every index key attribute it holds the index's type and no empty string or
+ * binary (dyn_item_check_index_keys()), checked when a change is added, as
+ * DynamoDB refuses such a write. An edit of an index key attribute is
+ * otherwise an update like any other, guarded by its path. */
+void            dyn_change_set_set_index_keys (DynChangeSet       *self,
+                                               const DynTableKeys *table);
+
 /**
  * dyn_change_set_add:
  * @before: (nullable): the item as loaded, %NULL for a create

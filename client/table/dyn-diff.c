@@ -650,6 +650,50 @@ dyn_item_check_key (const DynValue     *item,
   return TRUE;
 }
 
+gboolean
+dyn_item_check_index_keys (const DynValue     *item,
+                           const DynTableKeys *table,
+                           GError            **error)
+{
+  g_return_val_if_fail (item != NULL && table != NULL, FALSE);
+
+  if (dyn_value_get_value_type (item) != DYN_VALUE_M)
+    return TRUE;
+  for (guint i = 0; i < table->indexes->len; i++)
+    {
+      const DynIndexInfo *info = table->indexes->pdata[i];
+
+      for (guint k = 0; k < dyn_key_schema_get_n_attributes (&info->keys); k++)
+        {
+          DynValueType type;
+          const char *name = dyn_key_schema_get_attribute (&info->keys, k, &type);
+          DynValue *value = dyn_value_map_lookup (item, name);
+
+          if (value == NULL)
+            continue;
+          if (dyn_value_get_value_type (value) != type)
+            {
+              g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                           /* Translators: the first %s is an attribute, the second an index, the others
+                            * DynamoDB types (S, N, B …) */
+                           _("%s is a key attribute of index %s: it must be of type %s, not %s"),
+                           name, info->name, dyn_value_type_to_string (type),
+                           dyn_value_type_to_string (dyn_value_get_value_type (value)));
+              return FALSE;
+            }
+          if ((type == DYN_VALUE_S && dyn_value_get_string_length (value) == 0) ||
+              (type == DYN_VALUE_B && g_bytes_get_size (dyn_value_get_binary (value)) == 0))
+            {
+              g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                           /* Translators: the first %s is an attribute, the second an index */
+                           _("%s is a key attribute of index %s: it must not be empty"), name, info->name);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Editable JSON */
 

@@ -170,6 +170,14 @@ DynValue     *dyn_item_key              (const DynValue     *item,
 gboolean      dyn_item_check_key        (const DynValue     *item,
                                          const DynKeySchema *keys,
                                          GError            **error);
+/* Whether the key attributes of @table's indexes that @item holds have the
+ * index's types and are not empty strings or binaries, as DynamoDB requires
+ * of a written item (an item without one is just not in that index). Every
+ * attribute of a multi-attribute key counts. The message names the
+ * attribute and the index (DYN_ERROR_INVALID_ARGUMENT). */
+gboolean      dyn_item_check_index_keys (const DynValue     *item,
+                                         const DynTableKeys *table,
+                                         GError            **error);
 
 /**
  * dyn_item_to_editable_json:

@@ -27,6 +27,7 @@ struct _DynEditSession
   DynCollectionModel *model;
   char               *table;
   DynKeySchema        keys;
+  DynTableKeys       *index_keys;     /* or NULL */
   char               *version_attribute;
   DynGuardMode        guard_mode;
   GPtrArray          *entries;    /* Entry* */
@@ -224,7 +225,8 @@ check_item (DynEditSession  *self,
 {
   g_autoptr(GError) local_error = NULL;
 
-  if (!dyn_item_check_key (item, &self->keys, &local_error))
+  if (!dyn_item_check_key (item, &self->keys, &local_error) ||
+      (self->index_keys != NULL && !dyn_item_check_index_keys (item, self->index_keys, &local_error)))
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("The item cannot be staged: %s"),
                    local_error->message);
@@ -251,6 +253,7 @@ new_set (DynEditSession *self)
 {
   DynChangeSet *set = dyn_change_set_new (self->table, &self->keys);
 
+  dyn_change_set_set_index_keys (set, self->index_keys);
   dyn_change_set_set_version_attribute (set, self->version_attribute);
   dyn_change_set_set_guard_mode (set, self->guard_mode);
   return set;
@@ -314,6 +317,7 @@ dyn_edit_session_finalize (GObject *object)
   g_clear_error (&self->plan_error);
   g_free (self->table);
   dyn_key_schema_clear (&self->keys);
+  g_clear_pointer (&self->index_keys, dyn_table_keys_free);
   g_free (self->version_attribute);
   G_OBJECT_CLASS (dyn_edit_session_parent_class)->finalize (object);
 }
@@ -473,6 +477,19 @@ dyn_edit_session_get_table (DynEditSession *self)
 {
   g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), NULL);
   return self->table;
+}
+
+void
+dyn_edit_session_set_index_keys (DynEditSession     *self,
+                                 const DynTableKeys *table)
+{
+  g_return_if_fail (DYN_IS_EDIT_SESSION (self));
+
+  g_clear_pointer (&self->index_keys, dyn_table_keys_free);
+  if (table != NULL)
+    self->index_keys = dyn_table_keys_copy (table);
+  g_clear_pointer (&self->plan, json_node_unref);
+  g_clear_error (&self->plan_error);
 }
 
 const DynKeySchema *

@@ -26,6 +26,11 @@ G_DECLARE_FINAL_TYPE (DynEditSession, dyn_edit_session, DYN, EDIT_SESSION, GObje
 DynEditSession     *dyn_edit_session_new                 (DynClient          *client,
                                                           const char         *table,
                                                           const DynKeySchema *keys) G_GNUC_WARN_UNUSED_RESULT;
+/* The table's indexes (copied; NULL: none): staging refuses an item whose
+ * index key attributes have other types than the index's or are empty, and
+ * the commit's change set checks the same (dyn_change_set_set_index_keys()). */
+void                dyn_edit_session_set_index_keys      (DynEditSession     *self,
+                                                          const DynTableKeys *table);
 DynClient          *dyn_edit_session_get_client          (DynEditSession     *self);
 const char         *dyn_edit_session_get_table           (DynEditSession     *self);
 const DynKeySchema *dyn_edit_session_get_keys            (DynEditSession     *self);
