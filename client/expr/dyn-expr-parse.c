@@ -92,48 +92,36 @@ char_offset (Parser *p,
 /* Every message of the parser says where it stopped, as one sentence for
  * the translators: its format ends in the 1-based character number ("…
  * at character %ld", which a translation may move), and fail_at() passes
- * that number after the other arguments. */
-G_GNUC_PRINTF (3, 4)
+ * that number after the other arguments.
+ *
+ * fail_at() sets the parser's error; refuse_in_dynamodb() notes what
+ * DynamoDB's grammar refuses but Dynoscope's syntax allows, an error only if
+ * the text turns out to be DynamoDB's language (see Parser). The first of
+ * each is kept. */
+G_GNUC_PRINTF (5, 6)
 static void
-fail_with_position (Parser     *p,
-                    gsize       byte,
-                    const char *format,
-                    ...)
+note_error (Parser      *p,
+            GError     **slot,
+            glong       *offset,
+            gsize        byte,
+            const char  *format,
+            ...)
 {
   va_list args;
 
-  if (p->error != NULL)
+  if (*slot != NULL)
     return;
-  p->error_offset = char_offset (p, byte);
+  *offset = char_offset (p, byte);
   va_start (args, format);
-  p->error = g_error_new_valist (DYN_ERROR, DYN_ERROR_EXPRESSION, format, args);
+  *slot = g_error_new_valist (DYN_ERROR, DYN_ERROR_EXPRESSION, format, args);
   va_end (args);
 }
 
 #define fail_at(p, byte, ...) \
-  fail_with_position ((p), (byte), __VA_ARGS__, char_offset ((p), (byte)) + 1)
-
-/* What DynamoDB's grammar refuses but Dynoscope's syntax allows: an error
- * only if the text turns out to be DynamoDB's language (see Parser). */
-G_GNUC_PRINTF (3, 4)
-static void
-refuse_in_dynamodb_with_position (Parser     *p,
-                                  gsize       byte,
-                                  const char *format,
-                                  ...)
-{
-  va_list args;
-
-  if (p->dynamodb_error != NULL)
-    return;
-  p->dynamodb_error_offset = char_offset (p, byte);
-  va_start (args, format);
-  p->dynamodb_error = g_error_new_valist (DYN_ERROR, DYN_ERROR_EXPRESSION, format, args);
-  va_end (args);
-}
-
+  note_error ((p), &(p)->error, &(p)->error_offset, (byte), __VA_ARGS__, char_offset ((p), (byte)) + 1)
 #define refuse_in_dynamodb(p, byte, ...) \
-  refuse_in_dynamodb_with_position ((p), (byte), __VA_ARGS__, char_offset ((p), (byte)) + 1)
+  note_error ((p), &(p)->dynamodb_error, &(p)->dynamodb_error_offset, (byte), __VA_ARGS__, \
+              char_offset ((p), (byte)) + 1)
 
 static void
 token_clear (Token *t)
