@@ -93,3 +93,17 @@ dyn_test_window_init (int         *argc,
   adw_init ();
   return g_steal_pointer (&tmp_dir);
 }
+
+void
+dyn_test_window_finalize (DynWindow *window,
+                          gboolean   destroy)
+{
+  if (destroy)
+    gtk_window_destroy (GTK_WINDOW (window));
+  dyn_test_iterate ();
+  g_object_unref (window);
+  /* Pending requests hold the window until they see the cancellation. */
+  for (guint i = 0; i < 200 && G_OBJECT (window)->ref_count > 1; i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_finalize_object (window);
+}

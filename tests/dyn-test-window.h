@@ -28,5 +28,10 @@ char           *dyn_test_window_init         (int                *argc,
 void            dyn_test_iterate             (void);
 /* Runs the main loop until @window is idle (reads and commits), 30 s at most. */
 void            dyn_test_wait_idle           (DynWindow          *window);
+/* Ends a test's window: destroys it (if @destroy), drops the test's
+ * reference, lets pending requests see the cancellation and let go, and
+ * asserts the window was finalized. */
+void            dyn_test_window_finalize     (DynWindow          *window,
+                                              gboolean            destroy);
 
 G_END_DECLS

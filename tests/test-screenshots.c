@@ -276,12 +276,7 @@ fixture_tear_down (Fixture       *fixture,
     return;
   store = dyn_window_get_store (fixture->window);
   g_object_add_weak_pointer (G_OBJECT (store), (gpointer *) &store);
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  dyn_test_iterate ();
-  g_object_unref (fixture->window);
-  for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_finalize_object (fixture->window);
+  dyn_test_window_finalize (g_steal_pointer (&fixture->window), TRUE);
   g_assert_null (store);
   g_clear_object (&fixture->other);
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);

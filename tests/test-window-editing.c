@@ -132,12 +132,7 @@ fixture_tear_down (Fixture       *fixture,
 {
   if (fixture->window == NULL)
     return;
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  dyn_test_iterate ();
-  g_object_unref (fixture->window);
-  for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_finalize_object (fixture->window);
+  dyn_test_window_finalize (g_steal_pointer (&fixture->window), TRUE);
   g_assert_finalize_object (fixture->store);
   dyn_test_delete_table (fixture->other, fixture->table, NULL);
   g_clear_object (&fixture->other);

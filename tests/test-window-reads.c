@@ -178,12 +178,7 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  dyn_test_iterate ();
-  g_object_unref (fixture->window);
-  for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_finalize_object (fixture->window);
+  dyn_test_window_finalize (g_steal_pointer (&fixture->window), TRUE);
   g_assert_finalize_object (fixture->store);
 }
 

@@ -367,15 +367,12 @@ static void
 fixture_tear_down (Fixture       *fixture,
                    gconstpointer  data)
 {
+  gboolean open;
+
   if (fixture->window == NULL)
     return;
-  if (!closed (fixture))
-    gtk_window_destroy (GTK_WINDOW (fixture->window));
-  dyn_test_iterate ();
-  g_object_unref (fixture->window);
-  for (guint i = 0; i < 200 && G_OBJECT (fixture->window)->ref_count > 1; i++)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_finalize_object (fixture->window);
+  open = !closed (fixture);
+  dyn_test_window_finalize (g_steal_pointer (&fixture->window), open);
   g_clear_object (&fixture->connection);
   g_assert_finalize_object (fixture->store);
   g_clear_object (&fixture->other);
