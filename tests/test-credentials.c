@@ -1517,6 +1517,56 @@ test_botocore_agrees (Fixture       *f,
   g_assert_nonnull (strstr (out, "services:local|endpoint_url|http://localhost:8000"));
 }
 
+/* [profile ""] names no profile that can be chosen (an empty profile option
+ * means "none given", i.e. AWS_PROFILE or default): it is neither listed nor
+ * found, and choosing "" resolves default as before. Found by
+ * tests/fuzz-aws-config: the listed "" resolved as the default profile, with
+ * its keys. */
+static void
+test_empty_profile_name (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(DynSharedConfig) shared = NULL;
+  g_autoptr(GPtrArray) infos = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynProfile) profile = NULL;
+  DynResolveOptions options = { .profile = "" };
+
+  write_config (f,
+                "[profile \"\"]\n"
+                "region = us-east-1\n"
+                "[default]\n"
+                "region = eu-west-1\n"
+                "aws_access_key_id = AKIA\n"
+                "aws_secret_access_key = " SECRET "\n"
+                "[profile \" \"]\n"
+                "region = ap-south-1\n"
+                "aws_access_key_id = AKIA2\n"
+                "aws_secret_access_key = " SECRET2 "\n");
+
+  shared = dyn_shared_config_load (&error);
+  g_assert_no_error (error);
+  g_assert_false (dyn_shared_config_has_profile (shared, ""));
+  g_assert_null (dyn_shared_config_get_value (shared, "", "region"));
+  infos = dyn_shared_config_list_profiles (shared);
+  g_assert_cmpuint (infos->len, ==, 2);
+  g_assert_cmpstr (((DynProfileInfo *) g_ptr_array_index (infos, 0))->name, ==, "default");
+  /* A name of blanks is a name. */
+  g_assert_cmpstr (((DynProfileInfo *) g_ptr_array_index (infos, 1))->name, ==, " ");
+
+  profile = dyn_profile_resolve (shared, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (dyn_profile_get_name (profile), ==, "default");
+  g_assert_cmpstr (dyn_profile_get_region (profile), ==, "eu-west-1");
+  g_clear_pointer (&profile, dyn_profile_unref);
+
+  options.profile = " ";
+  profile = dyn_profile_resolve (shared, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (dyn_profile_get_name (profile), ==, " ");
+  g_assert_cmpstr (dyn_profile_get_region (profile), ==, "ap-south-1");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1544,6 +1594,7 @@ main (int argc, char **argv)
   g_test_add ("/dyn/credentials/malformed/tr", Fixture, "tr", fixture_setup, test_malformed_translated,
               fixture_teardown);
   ADD ("list-profiles", test_list_profiles);
+  ADD ("empty-profile-name", test_empty_profile_name);
   ADD ("botocore-agrees", test_botocore_agrees);
 #undef ADD
 

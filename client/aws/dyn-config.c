@@ -460,7 +460,9 @@ section_name (const char *header,
 
 /* DynSharedConfig */
 
-/* The name of the profile a config file section holds, or NULL. */
+/* The name of the profile a config file section holds, or NULL. An empty
+ * name ([profile ""]) is none: no profile can be chosen by it (an empty
+ * DynResolveOptions.profile means "not given"), so it is not listed either. */
 static char *
 config_profile_name (const char *header,
                      gboolean   *is_profile_default)
@@ -472,6 +474,8 @@ config_profile_name (const char *header,
     return g_strdup ("default");
 
   name = section_name (header, "profile");
+  if (name != NULL && *name == '\0')
+    g_clear_pointer (&name, g_free);
   *is_profile_default = name != NULL && g_str_equal (name, "default");
   return name;
 }
