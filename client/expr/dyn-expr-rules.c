@@ -1210,9 +1210,8 @@ dyn_expr_validate_update_indexes (DynExprNode         *update,
                                           name, index->name, dyn_value_type_to_string (type));
                   return FALSE;
                 }
-              continue;
             }
-          if (type != key_type)
+          else if (type != key_type)
             {
               _dyn_expr_set_error_at (error, value->offset,
                                       /* Translators: the first %s is an attribute, the second an index, the
