@@ -32,9 +32,9 @@
  * there is no credentials file); the credentials part (no NUL: all of it) is
  * also read as a credential_process's output, and the config part split as a
  * credential_process command line. They are written to a private $HOME in
- * /dev/shm (else the temporary directory), which is removed at exit, and read
- * from there as dyn_shared_config_load() reads them; the AWS_* environment
- * is cleared first. Beyond "never crash, never leak" it checks that a file
+ * /dev/shm (else the temporary directory), which is removed at exit (a crash
+ * leaves it), and read from there as dyn_shared_config_load() reads them;
+ * the AWS_* environment is cleared first. Beyond "never crash, never leak" it checks that a file
  * that does not parse fails with a message that names the file and a line
  * it has and says what is wrong in one of the parser's own words (never the
  * line's text, which may be a secret); that every listed profile exists and
