@@ -127,10 +127,8 @@ test_grid (void)
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 6);
   {
     /* WS#acme: META, PROJ#1, PROJ#2 under its group row. */
-    g_autoptr(GtkTreeListRow) r0 = g_list_model_get_item (rows, 0);
-    g_autoptr(GtkTreeListRow) r2 = g_list_model_get_item (rows, 2);
-    g_autoptr(GObject) c = gtk_tree_list_row_get_item (r0);
-    g_autoptr(GObject) i = gtk_tree_list_row_get_item (r2);
+    g_autoptr(GObject) c = g_list_model_get_item (rows, 0);
+    g_autoptr(GObject) i = g_list_model_get_item (rows, 2);
 
     g_assert_true (DYN_IS_COLLECTION (c));
     g_assert_cmpstr (dyn_collection_get_title (DYN_COLLECTION (c)), ==, "WS#acme");

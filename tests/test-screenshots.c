@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "dyn-application.h"
+#include "dyn-row-model.h"
 #include "dyn-test-util.h"
 #include "dyn-test-window.h"
 #include "dyn-window.h"
@@ -520,7 +521,6 @@ test_grouped (Fixture       *fixture,
   g_autofree char *count = NULL;
   DynCollectionModel *model;
   GListModel *rows;
-  g_autoptr(GtkTreeListRow) first = NULL;
   DynCollection *collection;
   g_autoptr(DynItemObject) item = NULL;
   guint in_first = 0;
@@ -544,10 +544,9 @@ test_grouped (Fixture       *fixture,
   /* The first row is a collection, expanded, with its count shown. */
   rows = dyn_item_grid_get_rows (dyn_window_get_grid (window));
   g_assert_cmpuint (g_list_model_get_n_items (rows), >, g_hash_table_size (partitions));
-  first = g_list_model_get_item (rows, 0);
-  collection = gtk_tree_list_row_get_item (first);
+  collection = g_list_model_get_item (rows, 0);
   g_assert_true (DYN_IS_COLLECTION (collection));
-  g_assert_true (gtk_tree_list_row_get_expanded (first));
+  g_assert_true (dyn_row_model_get_expanded (DYN_ROW_MODEL (rows), collection));
   item = g_list_model_get_item (G_LIST_MODEL (collection), 0);
   for (guint i = 0; i < items->len; i++)
     if (g_strcmp0 (dyn_test_item_get_string (items->pdata[i], "EntityRef"),

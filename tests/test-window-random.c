@@ -207,8 +207,7 @@ click_row (DynItemGrid   *grid,
 
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
-      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (rows, i);
-      g_autoptr(GObject) item = gtk_tree_list_row_get_item (tree_row);
+      g_autoptr(GObject) item = g_list_model_get_item (rows, i);
 
       if (item == (gpointer) row)
         {
@@ -822,8 +821,7 @@ item_rows (Run *run)
 
   for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
-      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
-      g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+      g_autoptr(GObject) item = g_list_model_get_item (rows, i);
 
       if (DYN_IS_ITEM_OBJECT (item))
         g_ptr_array_add (items, g_steal_pointer (&item));
@@ -1158,6 +1156,7 @@ commit_done (Run            *run,
 
       if (entry->origin != ORIGIN_COMMIT || !entry->written || items_equal (entry->old_item, entry->new_item))
         continue;
+      log_action (run, "(undo would revert %s)", (char *) key);
       g_hash_table_insert (table->undo_before, g_strdup (key), entry->old_item ? dyn_value_ref (entry->old_item) : NULL);
       g_hash_table_insert (table->undo_after, g_strdup (key), entry->new_item ? dyn_value_ref (entry->new_item) : NULL);
     }
@@ -1222,6 +1221,7 @@ allow_undo (Run *run)
       DynValue *after = g_hash_table_lookup (table->undo_after, key);
 
       /* Changed since the commit: the undo's guard keeps it. */
+      log_action (run, "(undo may revert %s)", (char *) key);
       add_allowed (run->allowed, g_strdup (key), now, items_equal (now, after) ? value : now)->origin = ORIGIN_UNDO;
     }
 }

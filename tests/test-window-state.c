@@ -384,11 +384,9 @@ shown_row (Fixture *fixture,
            guint    i)
 {
   GListModel *rows = dyn_item_grid_get_rows (dyn_window_get_grid (fixture->window));
-  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
-  g_autoptr(GObject) item = NULL;
+  g_autoptr(GObject) item = g_list_model_get_item (rows, i);
 
-  g_assert_nonnull (row);
-  item = gtk_tree_list_row_get_item (row);
+  g_assert_nonnull (item);
   g_assert_true (DYN_IS_ITEM_OBJECT (item));
   /* The model holds it. */
   return DYN_ITEM_OBJECT (item);

@@ -10,6 +10,7 @@
 #include "dyn-error.h"
 #include "dyn-item-grid.h"
 #include "dyn-lifetime.h"
+#include "dyn-row-model.h"
 #include "dyn-value-format.h"
 
 /* Longest text a cell shows; the detail pane has the rest. */
@@ -20,7 +21,7 @@ struct _DynItemGrid
   AdwBin              parent_instance;
 
   DynCollectionModel *model;
-  GtkTreeListModel   *tree;
+  DynRowModel        *rows;
   GtkMultiSelection  *selection;
   DynEditSession     *session;
   GHashTable         *bound;        /* GtkListItem* of bound attribute cells */
@@ -68,40 +69,53 @@ G_DEFINE_FINAL_TYPE (DynItemGrid, dyn_item_grid, ADW_TYPE_BIN)
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static GListModel *
-no_children_cb (gpointer item,
-                gpointer user_data)
-{
-  return NULL;
-}
-
+/* The row's DynCollection or DynItemObject (the list item holds it). */
 static gpointer
 row_get_object (GtkListItem *list_item)
 {
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-
-  if (row == NULL)
-    return NULL;
-  /* gtk_tree_list_row_get_item returns a new reference; the row keeps one too. */
-  {
-    gpointer item = gtk_tree_list_row_get_item (row);
-
-    /* NULL for a row whose item just left the model. */
-    if (item != NULL)
-      g_object_unref (item);
-    return item;
-  }
+  return gtk_list_item_get_item (list_item);
 }
 
 /* The first column: expander, collection title and count, or entity type. */
+
+static void
+update_expander (GtkWidget *expander,
+                 gboolean   expanded)
+{
+  gtk_button_set_icon_name (GTK_BUTTON (expander), expanded ? "pan-down-symbolic" : "pan-end-symbolic");
+  gtk_widget_set_tooltip_text (expander, expanded ? _("Collapse") : _("Expand"));
+}
+
+static void
+toggle_collection (DynItemGrid   *self,
+                   DynCollection *collection)
+{
+  gboolean expanded = !dyn_row_model_get_expanded (self->rows, collection);
+
+  dyn_row_model_set_expanded (self->rows, collection, expanded);
+}
+
+static void
+expander_clicked_cb (GtkButton   *button,
+                     GtkListItem *list_item)
+{
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  DynItemGrid *self = g_object_get_data (G_OBJECT (box), "dyn-grid");
+  gpointer object = row_get_object (list_item);
+
+  if (!DYN_IS_COLLECTION (object))
+    return;
+  toggle_collection (self, object);
+  update_expander (GTK_WIDGET (button), dyn_row_model_get_expanded (self->rows, object));
+}
 
 static void
 item_setup_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
                DynItemGrid              *self)
 {
-  GtkWidget *expander = gtk_tree_expander_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *expander = gtk_button_new_from_icon_name ("pan-end-symbolic");
   GtkWidget *mark = gtk_label_new (NULL);
   GtkWidget *entity = gtk_label_new (NULL);
   GtkWidget *title = gtk_inscription_new (NULL);
@@ -116,6 +130,14 @@ item_setup_cb (GtkSignalListItemFactory *factory,
   gtk_widget_add_css_class (count, "numeric");
   gtk_widget_add_css_class (mark, "dyn-mark");
   gtk_widget_set_visible (mark, FALSE);
+  /* The rows are a DynRowModel, not a GtkTreeListModel: a collection's
+   * header has its own expander button (GtkTreeExpander needs tree rows). */
+  gtk_widget_add_css_class (expander, "flat");
+  gtk_widget_add_css_class (expander, "dyn-expander");
+  gtk_widget_set_focus_on_click (expander, FALSE);
+  gtk_widget_set_valign (expander, GTK_ALIGN_CENTER);
+  g_signal_connect (expander, "clicked", G_CALLBACK (expander_clicked_cb), list_item);
+  gtk_box_append (GTK_BOX (box), expander);
   gtk_box_append (GTK_BOX (box), mark);
   gtk_box_append (GTK_BOX (box), entity);
   gtk_box_append (GTK_BOX (box), title);
@@ -123,8 +145,9 @@ item_setup_cb (GtkSignalListItemFactory *factory,
   g_object_set_data (G_OBJECT (box), "dyn-mark", mark);
   g_object_set_data (G_OBJECT (box), "dyn-entity", entity);
   g_object_set_data (G_OBJECT (box), "dyn-title", title);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
-  gtk_list_item_set_child (list_item, expander);
+  g_object_set_data (G_OBJECT (box), "dyn-expander", expander);
+  g_object_set_data (G_OBJECT (box), "dyn-grid", self);
+  gtk_list_item_set_child (list_item, box);
 }
 
 static void
@@ -194,16 +217,18 @@ item_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               DynItemGrid              *self)
 {
-  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-  GtkWidget *box = gtk_tree_expander_get_child (expander);
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *expander = g_object_get_data (G_OBJECT (box), "dyn-expander");
   GtkLabel *mark = g_object_get_data (G_OBJECT (box), "dyn-mark");
   GtkLabel *entity = g_object_get_data (G_OBJECT (box), "dyn-entity");
   GtkInscription *title = g_object_get_data (G_OBJECT (box), "dyn-title");
   GtkLabel *count = GTK_LABEL (gtk_widget_get_last_child (box));
   gpointer object = row_get_object (list_item);
 
-  gtk_tree_expander_set_list_row (expander, gtk_list_item_get_item (list_item));
   gtk_widget_set_visible (GTK_WIDGET (mark), FALSE);
+  gtk_widget_set_visible (expander, DYN_IS_COLLECTION (object));
+  /* Items of a collection sit under its title, as a tree indents them. */
+  gtk_widget_set_margin_start (box, self->grouped && !DYN_IS_COLLECTION (object) ? 30 : 0);
   if (DYN_IS_COLLECTION (object))
     {
       DynCollection *collection = object;
@@ -212,6 +237,7 @@ item_bind_cb (GtkSignalListItemFactory *factory,
       if (dyn_collection_get_partition_key_value (collection) == NULL)
         text = _("(no key)");
       gtk_widget_set_visible (GTK_WIDGET (entity), FALSE);
+      update_expander (expander, dyn_row_model_get_expanded (self->rows, collection));
       gtk_inscription_set_text (title, text);
       gtk_widget_add_css_class (GTK_WIDGET (title), "heading");
       gtk_widget_set_visible (GTK_WIDGET (count), TRUE);
@@ -248,11 +274,8 @@ item_unbind_cb (GtkSignalListItemFactory *factory,
                 GtkListItem              *list_item,
                 DynItemGrid              *self)
 {
-  GtkTreeExpander *expander = GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item));
-
   dyn_list_item_unbind_handler (list_item, "dyn-item");
   dyn_list_item_unbind_handler (list_item, "dyn-collection");
-  gtk_tree_expander_set_list_row (expander, NULL);
 }
 
 /* Attribute columns. */
@@ -722,12 +745,9 @@ attributes_changed_cb (DynCollectionModel *model,
 }
 
 static DynItemObject *
-row_item (GtkTreeListRow *row)
+row_item (gpointer row)
 {
-  g_autoptr(GObject) object = row ? gtk_tree_list_row_get_item (row) : NULL;
-
-  /* The tree row keeps a reference. */
-  return DYN_IS_ITEM_OBJECT (object) ? DYN_ITEM_OBJECT (object) : NULL;
+  return DYN_IS_ITEM_OBJECT (row) ? DYN_ITEM_OBJECT (row) : NULL;
 }
 
 static void
@@ -737,13 +757,11 @@ selection_changed_cb (GtkSelectionModel *selection,
                       DynItemGrid       *self)
 {
   g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (selection);
-  g_autoptr(GtkTreeListRow) row = NULL;
   DynItemObject *item = NULL;
 
   /* The detail shows the first selected item. */
   if (!gtk_bitset_is_empty (selected))
-    row = g_list_model_get_item (G_LIST_MODEL (selection), gtk_bitset_get_minimum (selected));
-  item = row_item (row);
+    item = row_item (dyn_row_model_peek_row (self->rows, gtk_bitset_get_minimum (selected)));
 
   if (g_set_object (&self->selected, item))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
@@ -752,7 +770,7 @@ selection_changed_cb (GtkSelectionModel *selection,
 /* A staged edit replaces the row's object in place: the selection keeps
  * its position, so the selected item is read again. */
 static void
-tree_items_changed_cb (GListModel  *tree,
+rows_items_changed_cb (GListModel  *rows,
                        guint        position,
                        guint        removed,
                        guint        added,
@@ -801,11 +819,66 @@ selection_items_changed_after_cb (GListModel  *selection,
   restore_focus (self);
 }
 
+/* A collection's header row: activating it (Enter, double-click) folds or
+ * unfolds it; + and - (or Right and Left) unfold and fold, * every one. */
+static void
+view_activate_cb (GtkColumnView *view,
+                  guint          position,
+                  DynItemGrid   *self)
+{
+  gpointer row = dyn_row_model_peek_row (self->rows, position);
+
+  if (DYN_IS_COLLECTION (row))
+    toggle_collection (self, row);
+}
+
+static DynCollection *
+selected_collection (DynItemGrid *self)
+{
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  gpointer row;
+
+  if (gtk_bitset_get_size (selected) != 1)
+    return NULL;
+  row = dyn_row_model_peek_row (self->rows, gtk_bitset_get_minimum (selected));
+  return DYN_IS_COLLECTION (row) ? row : NULL;
+}
+
+static gboolean
+view_key_pressed_cb (GtkEventControllerKey *controller,
+                     guint                  keyval,
+                     guint                  keycode,
+                     GdkModifierType        state,
+                     DynItemGrid           *self)
+{
+  DynCollection *collection;
+
+  if ((state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0 || self->edit_entry != NULL)
+    return GDK_EVENT_PROPAGATE;
+  if (keyval == GDK_KEY_asterisk || keyval == GDK_KEY_KP_Multiply)
+    {
+      dyn_row_model_set_all_expanded (self->rows, TRUE);
+      return GDK_EVENT_STOP;
+    }
+  collection = selected_collection (self);
+  if (collection == NULL)
+    return GDK_EVENT_PROPAGATE;
+  switch (keyval)
+    {
+    case GDK_KEY_plus: case GDK_KEY_KP_Add: case GDK_KEY_Right:
+      dyn_row_model_set_expanded (self->rows, collection, TRUE);
+      return GDK_EVENT_STOP;
+    case GDK_KEY_minus: case GDK_KEY_KP_Subtract: case GDK_KEY_Left:
+      dyn_row_model_set_expanded (self->rows, collection, FALSE);
+      return GDK_EVENT_STOP;
+    default:
+      return GDK_EVENT_PROPAGATE;
+    }
+}
+
 static void
 rebuild (DynItemGrid *self)
 {
-  GListModel *root;
-
   finish_editing (self, FALSE);
   hold_focus (self);
   gtk_column_view_set_model (self->column_view, NULL);
@@ -816,24 +889,15 @@ rebuild (DynItemGrid *self)
       g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_after_cb, self);
     }
   g_clear_object (&self->selection);
-  if (self->tree != NULL)
-    g_signal_handlers_disconnect_by_func (self->tree, tree_items_changed_cb, self);
-  g_clear_object (&self->tree);
+  if (self->rows != NULL)
+    g_signal_handlers_disconnect_by_func (self->rows, rows_items_changed_cb, self);
+  g_clear_object (&self->rows);
   if (g_set_object (&self->selected, NULL))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
 
-  if (self->model == NULL)
-    root = G_LIST_MODEL (g_list_store_new (G_TYPE_OBJECT));
-  else if (self->grouped)
-    root = g_object_ref (G_LIST_MODEL (self->model));
-  else
-    root = g_object_ref (dyn_collection_model_get_flat_model (self->model));
-
-  self->tree = gtk_tree_list_model_new (root, FALSE, self->grouped,
-                                        self->grouped ? dyn_collection_model_create_child_model : no_children_cb,
-                                        NULL, NULL);
-  g_signal_connect (self->tree, "items-changed", G_CALLBACK (tree_items_changed_cb), self);
-  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
+  self->rows = dyn_row_model_new (self->model, self->grouped);
+  g_signal_connect (self->rows, "items-changed", G_CALLBACK (rows_items_changed_cb), self);
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->rows)));
   g_signal_connect (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
   g_signal_connect (self->selection, "items-changed", G_CALLBACK (selection_items_changed_cb), self);
   g_signal_connect_after (self->selection, "items-changed", G_CALLBACK (selection_items_changed_after_cb), self);
@@ -904,9 +968,9 @@ dyn_item_grid_dispose (GObject *object)
       g_signal_handlers_disconnect_by_func (self->selection, selection_items_changed_after_cb, self);
     }
   g_clear_object (&self->selection);
-  if (self->tree != NULL)
-    g_signal_handlers_disconnect_by_func (self->tree, tree_items_changed_cb, self);
-  g_clear_object (&self->tree);
+  if (self->rows != NULL)
+    g_signal_handlers_disconnect_by_func (self->rows, rows_items_changed_cb, self);
+  g_clear_object (&self->rows);
   if (self->model != NULL)
     g_clear_signal_handler (&self->attributes_handler, self->model);
   g_clear_object (&self->model);
@@ -1089,6 +1153,14 @@ dyn_item_grid_init (DynItemGrid *self)
 
   g_signal_connect (gtk_scrolled_window_get_vadjustment (self->scrolled), "value-changed",
                     G_CALLBACK (vadjustment_changed_cb), self);
+  g_signal_connect (self->column_view, "activate", G_CALLBACK (view_activate_cb), self);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (view_key_pressed_cb), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->column_view), keys);
+  }
   rebuild (self);
 }
 
@@ -1181,7 +1253,7 @@ dyn_item_grid_get_rows (DynItemGrid *self)
 {
   g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
 
-  return G_LIST_MODEL (self->tree);
+  return G_LIST_MODEL (self->rows);
 }
 
 GtkColumnView *
@@ -1267,22 +1339,14 @@ dyn_item_grid_select_item (DynItemGrid   *self,
                            DynItemObject *object,
                            gboolean       unselect_rest)
 {
-  guint n;
+  guint position;
 
   g_return_if_fail (DYN_IS_ITEM_GRID (self));
   g_return_if_fail (DYN_IS_ITEM_OBJECT (object));
 
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->tree));
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->tree), i);
-
-      if (row_item (row) == object)
-        {
-          gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), i, unselect_rest);
-          return;
-        }
-    }
+  position = dyn_row_model_find_item (self->rows, object);
+  if (position != G_MAXUINT)
+    gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, unselect_rest);
 }
 
 GPtrArray *
@@ -1300,8 +1364,7 @@ dyn_item_grid_dup_selected_items (DynItemGrid *self)
   for (gboolean ok = gtk_bitset_iter_init_first (&iter, selected, &position); ok;
        ok = gtk_bitset_iter_next (&iter, &position))
     {
-      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->tree), position);
-      DynItemObject *item = row_item (row);
+      DynItemObject *item = row_item (dyn_row_model_peek_row (self->rows, position));
 
       if (item != NULL)
         g_ptr_array_add (items, g_object_ref (item));

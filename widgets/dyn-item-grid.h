@@ -24,7 +24,8 @@ void                dyn_item_grid_set_grouped         (DynItemGrid        *self,
  * dyn_table_keys_get_link_attributes(). */
 void                dyn_item_grid_set_link_attributes (DynItemGrid        *self,
                                                        const char * const *names);
-/* The row list as shown (GtkTreeListRow items). */
+/* The row list as shown: a DynRowModel, whose items are DynCollection
+ * (a collection's header row) and DynItemObject. */
 GListModel         *dyn_item_grid_get_rows            (DynItemGrid        *self);
 GtkColumnView      *dyn_item_grid_get_column_view     (DynItemGrid        *self);
 /* The attribute columns in their current order (hidden ones included). */
