@@ -1059,6 +1059,67 @@ test_size (void)
   }
 }
 
+/* A decoded item holds its strings and numbers in its own allocation (see
+ * dyn-value-private.h): a member taken out lives on after the item is
+ * dropped, and changing the item keeps every other member right. */
+static void
+test_packed_members (void)
+{
+  static const char json[] = "{\"PK\":{\"S\":\"USER#1\"},\"n\":{\"N\":\"12345678901234567890.5\"},"
+                             "\"e\":{\"S\":\"\"},\"b\":{\"BOOL\":true},\"m\":{\"M\":{\"x\":{\"S\":\"inner\"}}},"
+                             "\"z\":{\"S\":\"a\\u0000b\"}}";
+  g_autoptr(GError) error = NULL;
+  DynValue *item = dyn_json_decode_ddb_item (json, strlen (json), &error);
+  DynValue *pk, *n, *inner, *copy;
+  g_autofree char *text = NULL;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (item);
+  pk = dyn_value_ref (dyn_value_map_lookup (item, "PK"));
+  n = dyn_value_ref (dyn_value_map_lookup (item, "n"));
+  inner = dyn_value_ref (dyn_value_map_lookup (dyn_value_map_lookup (item, "m"), "x"));
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (item, "e")), ==, "");
+  g_assert_cmpuint (dyn_value_get_string_length (dyn_value_map_lookup (item, "z")), ==, 3);
+  g_assert_cmpint (memcmp (dyn_value_get_string (dyn_value_map_lookup (item, "z")), "a\0b", 3), ==, 0);
+
+  /* The item is the same after a round trip through its text. */
+  text = dyn_item_to_ddb_json_string (item);
+  copy = dyn_json_decode_ddb_item (text, strlen (text), &error);
+  g_assert_no_error (error);
+  g_assert_true (dyn_value_equal (copy, item));
+  dyn_value_unref (item);
+
+  /* The members taken out outlive the item. */
+  g_assert_cmpstr (dyn_value_get_string (pk), ==, "USER#1");
+  g_assert_cmpstr (dyn_value_get_number (n), ==, "12345678901234567890.5");
+  g_assert_cmpstr (dyn_value_get_string (inner), ==, "inner");
+  dyn_value_unref (pk);
+  dyn_value_unref (inner);
+
+  /* Changing a decoded item (replace, add, remove) leaves the rest. */
+  g_assert_true (dyn_value_map_remove (copy, "e"));
+  dyn_value_map_take (copy, "PK", dyn_value_new_string ("USER#2"));
+  dyn_value_map_take (copy, "added", dyn_value_new_string ("new"));
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (copy, "PK")), ==, "USER#2");
+  g_assert_cmpstr (dyn_value_get_number (dyn_value_map_lookup (copy, "n")), ==, "12345678901234567890.5");
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (copy, "added")), ==, "new");
+  g_assert_null (dyn_value_map_lookup (copy, "e"));
+  dyn_value_unref (copy);
+  g_assert_cmpstr (dyn_value_get_number (n), ==, "12345678901234567890.5");
+  dyn_value_unref (n);
+
+  /* The same on a decoded item itself (nobody else holds it). */
+  item = dyn_json_decode_ddb_item (json, strlen (json), &error);
+  g_assert_no_error (error);
+  dyn_value_map_take (item, "n", dyn_value_new_string ("replaced"));
+  g_assert_true (dyn_value_map_remove (item, "PK"));
+  dyn_value_map_take (item, "q", dyn_value_new_bool (FALSE));
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (item, "n")), ==, "replaced");
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (item, "e")), ==, "");
+  g_assert_cmpstr (dyn_value_map_get_name (item, 0), ==, "n");
+  dyn_value_unref (item);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1066,6 +1127,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/dyn/value/new-destroy", test_new_destroy);
+  g_test_add_func ("/dyn/value/packed-members", test_packed_members);
   g_test_add_func ("/dyn/value/type-names", test_type_names);
   g_test_add_func ("/dyn/value/number-validate", test_number_validate);
   g_test_add_func ("/dyn/value/number-compare", test_number_compare);

@@ -79,7 +79,7 @@ append_ddb_members (GString        *out,
 
       if (i > 0)
         g_string_append_c (out, ',');
-      dyn_json_append_string (out, m->name, m->name_len);
+      dyn_json_append_string (out, m->name, strlen (m->name));
       g_string_append_c (out, ':');
       dyn_json_append_ddb_value (out, m->value);
     }
@@ -99,7 +99,7 @@ dyn_json_append_ddb_value (GString        *out,
     {
     case DYN_VALUE_S:
     case DYN_VALUE_N:
-      dyn_json_append_string (out, v->u.str.text, v->u.str.len);
+      dyn_json_append_string (out, DYN_VALUE_TEXT (v), v->u.str.len);
       break;
     case DYN_VALUE_B:
       append_base64 (out, v->u.bytes);
@@ -193,10 +193,10 @@ dyn_json_append_plain_value (GString        *out,
   switch ((DynValueType) v->type)
     {
     case DYN_VALUE_S:
-      dyn_json_append_string (out, v->u.str.text, v->u.str.len);
+      dyn_json_append_string (out, DYN_VALUE_TEXT (v), v->u.str.len);
       break;
     case DYN_VALUE_N:
-      append_plain_number (out, v->u.str.text, v->u.str.len);
+      append_plain_number (out, DYN_VALUE_TEXT (v), v->u.str.len);
       break;
     case DYN_VALUE_B:
       g_string_append (out, "{\"$binary\":");
@@ -212,7 +212,7 @@ dyn_json_append_plain_value (GString        *out,
     case DYN_VALUE_M:
       {
         gboolean wrap = v->u.map.n > 0 &&
-                        _dyn_plain_is_tag (v->u.map.members[0].name, v->u.map.members[0].name_len);
+                        _dyn_plain_is_tag (v->u.map.members[0].name, strlen (v->u.map.members[0].name));
 
         if (wrap)
           g_string_append (out, "{\"$map\":");
@@ -223,7 +223,7 @@ dyn_json_append_plain_value (GString        *out,
 
             if (i > 0)
               g_string_append_c (out, ',');
-            dyn_json_append_string (out, m->name, m->name_len);
+            dyn_json_append_string (out, m->name, strlen (m->name));
             g_string_append_c (out, ':');
             dyn_json_append_plain_value (out, m->value);
           }

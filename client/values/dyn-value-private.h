@@ -15,10 +15,11 @@ G_BEGIN_DECLS
 /* Nesting of M and L inside a value (DynamoDB allows 32). */
 #define DYN_VALUE_MAX_DEPTH   64
 
+/* 16 bytes: a name holds no U+0000 (DynamoDB's names cannot), so its
+ * length is strlen(). Who owns the names is the map's business, see
+ * DYN_VALUE_FLAG_OWNED_NAMES. */
 typedef struct {
   const char *name;        /* NUL-terminated */
-  guint       name_len : 31;
-  guint       name_owned : 1;
   DynValue   *value;
 } DynMember;
 
@@ -27,14 +28,25 @@ enum {
   DYN_VALUE_FLAG_HEAP_ARRAY = 1 << 0,
   /* A shared immutable singleton (true, false, null): never freed. */
   DYN_VALUE_FLAG_STATIC = 1 << 1,
+  /* M: every member name is its own allocation (a map built from parsed
+   * text keeps them in its tail instead, until it is changed). */
+  DYN_VALUE_FLAG_OWNED_NAMES = 1 << 2,
+  /* S or N inside the allocation of the map that holds it: its ref_count
+   * field is its distance in bytes from that map, which it is referenced
+   * and released through (see _dyn_value_new_map_from()). */
+  DYN_VALUE_FLAG_EMBEDDED = 1 << 3,
 };
 
+/* An S or N value is only as long as its text: the header, the length,
+ * then the text itself (NUL-terminated), in one allocation of
+ * DYN_VALUE_TEXT_OFFSET + len + 1 bytes; the rest of the union is not
+ * there. A million items of short strings are most of what a table costs. */
 struct _DynValue {
   gint    ref_count;
   guint8  type;
   guint8  flags;
   union {
-    struct { char *text; gsize len; } str;                         /* S, N */
+    struct { guint32 len; } str;                                   /* S, N */
     GBytes *bytes;                                                 /* B */
     gboolean boolean;                                              /* BOOL */
     struct { DynMember *members; guint n, alloc; GHashTable *index; } map;
@@ -42,6 +54,10 @@ struct _DynValue {
     struct { gpointer *elems; guint n; } set;                       /* char * (SS, NS) or GBytes * (BS) */
   } u;
 };
+
+#define DYN_VALUE_TEXT_OFFSET (G_STRUCT_OFFSET (DynValue, u) + sizeof (guint32))
+/* The text of an S or N value. */
+#define DYN_VALUE_TEXT(v) ((char *) (v) + DYN_VALUE_TEXT_OFFSET)
 
 typedef enum {
   DYN_NUMBER_OK,

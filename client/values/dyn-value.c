@@ -580,13 +580,17 @@ _dyn_value_new_text (DynValueType  type,
                      const char   *text,
                      gsize         len)
 {
-  gpointer tail;
-  DynValue *self = _dyn_value_alloc (type, len + 1, &tail);
+  DynValue *self;
 
-  self->u.str.text = tail;
+  /* DynamoDB's items are at most 400 KB; a longer text cannot be sent. */
+  g_return_val_if_fail (len < G_MAXUINT32, NULL);
+  self = g_malloc (DYN_VALUE_TEXT_OFFSET + len + 1);
+  self->ref_count = 1;
+  self->type = type;
+  self->flags = 0;
   self->u.str.len = len;
-  memcpy (tail, text, len);
-  self->u.str.text[len] = '\0';
+  memcpy (DYN_VALUE_TEXT (self), text, len);
+  DYN_VALUE_TEXT (self)[len] = '\0';
   return self;
 }
 
@@ -598,7 +602,7 @@ map_find_linear (const DynValue *self,
   for (guint i = 0; i < self->u.map.n; i++)
     {
       const DynMember *m = &self->u.map.members[i];
-      if (m->name_len == len && memcmp (m->name, name, len) == 0)
+      if (strncmp (m->name, name, len) == 0 && m->name[len] == '\0')
         return i;
     }
   return G_MAXUINT;
@@ -624,6 +628,84 @@ map_build_index (const DynValue *self,
   return index;
 }
 
+/* The map @self holds @v inside its own allocation. */
+static inline gboolean
+is_embedded_in (const DynValue *v,
+                const DynValue *self)
+{
+  return (v->flags & DYN_VALUE_FLAG_EMBEDDED) && (const char *) v - v->ref_count == (const char *) self;
+}
+
+static inline DynValue *
+embedding_map (DynValue *v)
+{
+  return (DynValue *) ((char *) v - v->ref_count);
+}
+
+/* A member's value that a map lets go of. */
+static void
+release_member (DynValue *map,
+                DynValue *v)
+{
+  if (v != NULL && !is_embedded_in (v, map))
+    dyn_value_unref (v);
+}
+
+/* An S or N the map can take into its own allocation: nobody else holds it. */
+static gboolean
+can_embed (const DynValue *v)
+{
+  return v != NULL && (v->type == DYN_VALUE_S || v->type == DYN_VALUE_N) &&
+         !(v->flags & (DYN_VALUE_FLAG_STATIC | DYN_VALUE_FLAG_EMBEDDED)) &&
+         g_atomic_int_get (&v->ref_count) == 1;
+}
+
+static gsize
+embedded_size (const DynValue *v)
+{
+  return (DYN_VALUE_TEXT_OFFSET + v->u.str.len + 1 + 3) & ~(gsize) 3;
+}
+
+/* Attribute names repeat on every item of a table: short ones are kept once
+ * for the whole process, up to a bound, so that a table whose names are
+ * data (one attribute per day…) cannot grow the pool without end; past the
+ * bound a map keeps its names itself. */
+#define NAME_POOL_MAX      16384
+#define NAME_POOL_MAX_LEN  64
+
+G_LOCK_DEFINE_STATIC (name_pool);
+static GHashTable *name_pool;
+
+static const char *
+pooled_name (const char *name,
+             gsize       len)
+{
+  char key[NAME_POOL_MAX_LEN + 1];
+  const char *found;
+
+  if (len > NAME_POOL_MAX_LEN)
+    return NULL;
+  memcpy (key, name, len);
+  key[len] = '\0';
+  G_LOCK (name_pool);
+  if (name_pool == NULL)
+    name_pool = g_hash_table_new (g_str_hash, g_str_equal);
+  found = g_hash_table_lookup (name_pool, key);
+  if (found == NULL && g_hash_table_size (name_pool) < NAME_POOL_MAX)
+    {
+      char *copy = g_strndup (key, len);
+
+      g_hash_table_add (name_pool, copy);
+      found = copy;
+    }
+  G_UNLOCK (name_pool);
+  return found;
+}
+
+/* Builds a map from parsed names and values (taking the values). The map
+ * is one allocation: its header, the members, the names, and the string and
+ * number members themselves (an item of a page is mostly those: one
+ * allocation instead of one per attribute). */
 DynValue *
 _dyn_value_new_map_from (const char       *namebuf,
                          const DynNameRef *refs,
@@ -631,15 +713,25 @@ _dyn_value_new_map_from (const char       *namebuf,
                          guint             n,
                          guint            *dup_index)
 {
-  gsize names_total = 0;
+  gsize names_total = 0, embed_total = 0, embed_at;
   gpointer tail;
   DynValue *self;
   char *np;
+  const char *pooled_stack[32];
+  g_autofree const char **pooled_heap = n > G_N_ELEMENTS (pooled_stack) ? g_new (const char *, n) : NULL;
+  const char **pooled = pooled_heap ? pooled_heap : pooled_stack;
 
   for (guint i = 0; i < n; i++)
-    names_total += refs[i].len + 1;
+    {
+      pooled[i] = pooled_name (namebuf + refs[i].off, refs[i].len);
+      if (pooled[i] == NULL)
+        names_total += refs[i].len + 1;
+      if (can_embed (values[i]))
+        embed_total += embedded_size (values[i]);
+    }
+  embed_at = (n * sizeof (DynMember) + names_total + 3) & ~(gsize) 3;
 
-  self = _dyn_value_alloc (DYN_VALUE_M, n * sizeof (DynMember) + names_total, &tail);
+  self = _dyn_value_alloc (DYN_VALUE_M, embed_at + embed_total, &tail);
   self->u.map.members = tail;
   self->u.map.n = n;
   self->u.map.alloc = n;
@@ -647,13 +739,17 @@ _dyn_value_new_map_from (const char       *namebuf,
   for (guint i = 0; i < n; i++)
     {
       DynMember *m = &self->u.map.members[i];
+
+      m->value = NULL;
+      if (pooled[i] != NULL)
+        {
+          m->name = pooled[i];
+          continue;
+        }
       if (refs[i].len > 0)
         memcpy (np, namebuf + refs[i].off, refs[i].len);
       np[refs[i].len] = '\0';
       m->name = np;
-      m->name_len = refs[i].len;
-      m->name_owned = FALSE;
-      m->value = NULL;
       np += refs[i].len + 1;
     }
 
@@ -673,7 +769,7 @@ _dyn_value_new_map_from (const char       *namebuf,
 
       for (guint i = 1; i < n; i++)
         for (guint j = 0; j < i; j++)
-          if (m[i].name_len == m[j].name_len && memcmp (m[i].name, m[j].name, m[i].name_len) == 0)
+          if (strcmp (m[i].name, m[j].name) == 0)
             {
               if (dup_index != NULL)
                 *dup_index = i;
@@ -683,8 +779,31 @@ _dyn_value_new_map_from (const char       *namebuf,
             }
     }
 
-  for (guint i = 0; i < n; i++)
-    self->u.map.members[i].value = values[i];
+  {
+    char *ep = (char *) tail + embed_at;
+
+    for (guint i = 0; i < n; i++)
+      {
+        DynValue *v = values[i];
+
+        if (can_embed (v))
+          {
+            DynValue *e = (DynValue *) ep;
+            gsize offset = ep - (char *) self;
+
+            g_assert (offset < G_MAXINT);
+            e->ref_count = (gint) offset;
+            e->type = v->type;
+            e->flags = DYN_VALUE_FLAG_EMBEDDED;
+            e->u.str.len = v->u.str.len;
+            memcpy (DYN_VALUE_TEXT (e), DYN_VALUE_TEXT (v), v->u.str.len + 1);
+            ep += embedded_size (v);
+            g_free (v);
+            v = e;
+          }
+        self->u.map.members[i].value = v;
+      }
+  }
   return self;
 }
 
@@ -930,7 +1049,9 @@ DynValue *
 dyn_value_ref (DynValue *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
-  if (!(self->flags & DYN_VALUE_FLAG_STATIC))
+  if (self->flags & DYN_VALUE_FLAG_EMBEDDED)
+    dyn_value_ref (embedding_map (self));
+  else if (!(self->flags & DYN_VALUE_FLAG_STATIC))
     g_atomic_int_inc (&self->ref_count);
   return self;
 }
@@ -947,10 +1068,9 @@ value_free (DynValue *self)
       for (guint i = 0; i < self->u.map.n; i++)
         {
           DynMember *m = &self->u.map.members[i];
-          if (m->name_owned)
+          if (self->flags & DYN_VALUE_FLAG_OWNED_NAMES)
             g_free ((char *) m->name);
-          if (m->value != NULL)
-            dyn_value_unref (m->value);
+          release_member (self, m->value);
         }
       g_clear_pointer (&self->u.map.index, g_hash_table_unref);
       if (self->flags & DYN_VALUE_FLAG_HEAP_ARRAY)
@@ -990,7 +1110,9 @@ dyn_value_unref (DynValue *self)
   g_return_if_fail (self != NULL);
   if (self->flags & DYN_VALUE_FLAG_STATIC)
     return;
-  if (g_atomic_int_dec_and_test (&self->ref_count))
+  if (self->flags & DYN_VALUE_FLAG_EMBEDDED)
+    dyn_value_unref (embedding_map (self));
+  else if (g_atomic_int_dec_and_test (&self->ref_count))
     value_free (self);
 }
 
@@ -1193,6 +1315,21 @@ map_find (const DynValue *self,
   return GPOINTER_TO_UINT (g_hash_table_lookup (index, name)) - 1;
 }
 
+/* A parsed map keeps its names in its tail; before the first name of its
+ * own joins them, every name becomes its own allocation (maps are changed
+ * rarely, and only while being edited). */
+static void
+own_names (DynValue *map)
+{
+  if (map->flags & DYN_VALUE_FLAG_OWNED_NAMES)
+    return;
+  for (guint i = 0; i < map->u.map.n; i++)
+    map->u.map.members[i].name = g_strdup (map->u.map.members[i].name);
+  /* The index's keys were the old names. */
+  g_clear_pointer (&map->u.map.index, g_hash_table_unref);
+  map->flags |= DYN_VALUE_FLAG_OWNED_NAMES;
+}
+
 /**
  * dyn_value_map_take:
  * @map: a map value the caller holds the sole reference to
@@ -1217,17 +1354,16 @@ dyn_value_map_take (DynValue   *map,
   i = map_find (map, name);
   if (i != G_MAXUINT)
     {
-      dyn_value_unref (map->u.map.members[i].value);
+      release_member (map, map->u.map.members[i].value);
       map->u.map.members[i].value = value;
       return;
     }
 
+  own_names (map);
   array_reserve (map, (gpointer *) &map->u.map.members, &map->u.map.alloc,
                  map->u.map.n, sizeof (DynMember));
   m = &map->u.map.members[map->u.map.n];
   m->name = g_strdup (name);
-  m->name_len = strlen (name);
-  m->name_owned = TRUE;
   m->value = value;
   map->u.map.n++;
   if (map->u.map.index != NULL)
@@ -1260,8 +1396,8 @@ dyn_value_map_remove (DynValue   *map,
 
   g_clear_pointer (&map->u.map.index, g_hash_table_unref);
   m = &map->u.map.members[i];
-  dyn_value_unref (m->value);
-  if (m->name_owned)
+  release_member (map, m->value);
+  if (map->flags & DYN_VALUE_FLAG_OWNED_NAMES)
     g_free ((char *) m->name);
   memmove (m, m + 1, (map->u.map.n - i - 1) * sizeof (DynMember));
   map->u.map.n--;
@@ -1295,7 +1431,7 @@ const char *
 dyn_value_get_string (const DynValue *self)
 {
   g_return_val_if_fail (self != NULL && self->type == DYN_VALUE_S, NULL);
-  return self->u.str.text;
+  return DYN_VALUE_TEXT (self);
 }
 
 /**
@@ -1315,7 +1451,7 @@ const char *
 dyn_value_get_number (const DynValue *self)
 {
   g_return_val_if_fail (self != NULL && self->type == DYN_VALUE_N, NULL);
-  return self->u.str.text;
+  return DYN_VALUE_TEXT (self);
 }
 
 GBytes *
@@ -1445,9 +1581,9 @@ dyn_value_equal (const DynValue *a,
     {
     case DYN_VALUE_S:
       return a->u.str.len == b->u.str.len &&
-             memcmp (a->u.str.text, b->u.str.text, a->u.str.len) == 0;
+             memcmp (DYN_VALUE_TEXT (a), DYN_VALUE_TEXT (b), a->u.str.len) == 0;
     case DYN_VALUE_N:
-      return dyn_number_compare (a->u.str.text, b->u.str.text) == 0;
+      return dyn_number_compare (DYN_VALUE_TEXT (a), DYN_VALUE_TEXT (b)) == 0;
     case DYN_VALUE_B:
       return g_bytes_equal (a->u.bytes, b->u.bytes);
     case DYN_VALUE_BOOL:
@@ -1463,8 +1599,7 @@ dyn_value_equal (const DynValue *a,
           const DynValue *other;
 
           /* Fast path: same member order. */
-          if (m->name_len == b->u.map.members[i].name_len &&
-              memcmp (m->name, b->u.map.members[i].name, m->name_len) == 0)
+          if (strcmp (m->name, b->u.map.members[i].name) == 0)
             other = b->u.map.members[i].value;
           else
             other = dyn_value_map_lookup (b, m->name);
@@ -1533,13 +1668,13 @@ dyn_value_compare (const DynValue *a,
     {
     case DYN_VALUE_S:
       {
-        int r = memcmp (a->u.str.text, b->u.str.text, MIN (a->u.str.len, b->u.str.len));
+        int r = memcmp (DYN_VALUE_TEXT (a), DYN_VALUE_TEXT (b), MIN (a->u.str.len, b->u.str.len));
         if (r != 0)
           return sign_of (r);
         return a->u.str.len < b->u.str.len ? -1 : (a->u.str.len > b->u.str.len ? 1 : 0);
       }
     case DYN_VALUE_N:
-      return sign_of (dyn_number_compare (a->u.str.text, b->u.str.text));
+      return sign_of (dyn_number_compare (DYN_VALUE_TEXT (a), DYN_VALUE_TEXT (b)));
     case DYN_VALUE_B:
       return sign_of (g_bytes_compare (a->u.bytes, b->u.bytes));
     case DYN_VALUE_BOOL:
@@ -1628,7 +1763,7 @@ _dyn_value_set_from_scalars (DynValue **elems,
 
       for (guint i = 0; i < n; i++)
         {
-          strv[i] = elems[i]->u.str.text;
+          strv[i] = DYN_VALUE_TEXT (elems[i]);
           lens[i] = elems[i]->u.str.len;
         }
       return _dyn_value_new_text_set (elem_type == DYN_VALUE_S ? DYN_VALUE_SS : DYN_VALUE_NS,
@@ -1660,7 +1795,7 @@ dyn_value_size (const DynValue *self)
     case DYN_VALUE_N:
       {
         DynNumberParts parts;
-        _dyn_number_parse (self->u.str.text, self->u.str.len, &parts);
+        _dyn_number_parse (DYN_VALUE_TEXT (self), self->u.str.len, &parts);
         return _dyn_number_parts_size (&parts);
       }
     case DYN_VALUE_B:
@@ -1671,7 +1806,7 @@ dyn_value_size (const DynValue *self)
     case DYN_VALUE_M:
       size = 3;
       for (guint i = 0; i < self->u.map.n; i++)
-        size += self->u.map.members[i].name_len + dyn_value_size (self->u.map.members[i].value) + 1;
+        size += strlen (self->u.map.members[i].name) + dyn_value_size (self->u.map.members[i].value) + 1;
       return size;
     case DYN_VALUE_L:
       size = 3;
@@ -1717,6 +1852,6 @@ dyn_item_size (const DynValue *item)
   g_return_val_if_fail (item != NULL && item->type == DYN_VALUE_M, 0);
 
   for (guint i = 0; i < item->u.map.n; i++)
-    size += item->u.map.members[i].name_len + dyn_value_size (item->u.map.members[i].value);
+    size += strlen (item->u.map.members[i].name) + dyn_value_size (item->u.map.members[i].value);
   return size;
 }
