@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <locale.h>
+#include <malloc.h>
 #include <string.h>
 #include <glib/gi18n.h>
 
@@ -39,6 +40,7 @@ typedef struct {
   gboolean            all_loaded;
 
   gint64              last_paint;
+  GArray             *frame_times;  /* gint64 µs, every scrolled frame */
   gint64              max_frame;
   guint               slow_frames;
   guint               frames;
@@ -47,10 +49,46 @@ typedef struct {
 
 static Bench bench = { .scroll_pages = 1.0 };
 
+
 static gint64
 now (void)
 {
   return g_get_real_time ();
+}
+
+/* The process's current resident memory in kB (VmRSS), or 0. */
+static guint64
+rss_kb (void)
+{
+  g_autofree char *status = NULL;
+  const char *rss;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) ||
+      (rss = strstr (status, "VmRSS:")) == NULL)
+    return 0;
+  return g_ascii_strtoull (rss + strlen ("VmRSS:"), NULL, 10);
+}
+
+static int
+cmp_frame (gconstpointer a,
+           gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The @percent percentile of the frame times, in ms. */
+static double
+percentile (GArray *times,
+            double  percent)
+{
+  guint i;
+
+  if (times->len == 0)
+    return 0;
+  i = (guint) (percent / 100.0 * (times->len - 1) + 0.5);
+  return g_array_index (times, gint64, MIN (i, times->len - 1)) / 1000.0;
 }
 
 static gboolean
@@ -73,6 +111,12 @@ first_frame_cb (GdkFrameClock *clock,
 {
   g_signal_handlers_disconnect_by_func (clock, first_frame_cb, b);
   g_print ("bench: first-frame %" G_GINT64_FORMAT "\n", now ());
+  g_print ("bench: rss-first-frame %" G_GUINT64_FORMAT "\n", rss_kb ());
+  {
+    struct mallinfo2 info = mallinfo2 ();
+
+    g_print ("bench: heap-first-frame in-use %zu free %zu mmap %zu\n", info.uordblks, info.fordblks, info.hblkhd);
+  }
   if (b->startup_only)
     quit (b);
 }
@@ -101,8 +145,11 @@ scroll_done (Bench *b)
 
   if (clock != NULL)
     g_signal_handlers_disconnect_by_data (clock, b);
-  g_print ("bench: scroll frames %u max-ms %.1f over-50ms %u rows %u\n", b->frames, b->max_frame / 1000.0,
-           b->slow_frames, g_list_model_get_n_items (dyn_item_grid_get_rows (dyn_window_get_grid (b->window))));
+  g_array_sort (b->frame_times, cmp_frame);
+  g_print ("bench: scroll frames %u max-ms %.1f over-50ms %u rows %u p50-ms %.1f p99-ms %.1f\n", b->frames,
+           b->max_frame / 1000.0, b->slow_frames,
+           g_list_model_get_n_items (dyn_item_grid_get_rows (dyn_window_get_grid (b->window))),
+           percentile (b->frame_times, 50), percentile (b->frame_times, 99));
   if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
     {
       const char *hwm = strstr (status, "VmHWM:");
@@ -128,6 +175,7 @@ scroll_paint_cb (GdkFrameClock *clock,
       gint64 frame = t - b->last_paint;
 
       b->max_frame = MAX (b->max_frame, frame);
+      g_array_append_val (b->frame_times, frame);
       if (frame > 50000)
         b->slow_frames++;
       b->frames++;
@@ -163,6 +211,12 @@ all_loaded (Bench *b)
   b->all_loaded = TRUE;
   g_print ("bench: all-loaded %" G_GINT64_FORMAT " %u\n", now (),
            dyn_collection_model_get_n_items_total (dyn_window_get_model (b->window)));
+  g_print ("bench: rss-loaded %" G_GUINT64_FORMAT "\n", rss_kb ());
+  {
+    struct mallinfo2 info = mallinfo2 ();
+
+    g_print ("bench: heap-loaded in-use %zu free %zu mmap %zu\n", info.uordblks, info.fordblks, info.hblkhd);
+  }
   if (b->no_scroll || clock == NULL)
     {
       scroll_done (b);
@@ -257,6 +311,7 @@ main (int   argc,
       else
         g_ptr_array_add (args, argv[i]);
     }
+  bench.frame_times = g_array_new (FALSE, FALSE, sizeof (gint64));
   if (bench.scroll_pages <= 0)
     bench.scroll_pages = 1.0;
   g_ptr_array_add (args, NULL);

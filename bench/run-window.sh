@@ -75,6 +75,8 @@ first_page=$(get first-page); first_rows=$(get first-rows); all=$(get all-loaded
 gui_items=$(awk '$2 == "all-loaded" { print $4 }' "$tmp/gui.bench")
 scroll=$(grep '^bench: scroll' "$tmp/gui.bench" | sed 's/^bench: scroll //')
 hwm=$(awk '/VmHWM/ { print $3 }' "$tmp/gui.bench")
+rss=$(awk '/VmRSS/ { print $3 }' "$tmp/gui.bench")
+rss_first=$(get rss-first-frame); rss_loaded=$(get rss-loaded)
 
 echo "== Dynoscope window, $n items (DynamoDB Local, one run)"
 printf '%-44s %10s\n' "start-up to the first drawn frame (best of 3)" "$startup_ms ms"
@@ -87,5 +89,10 @@ printf '%-44s %10s\n' "open table: all rows loaded ($gui_items)" "$(ms "$s" "$al
 printf '%-44s %10s\n' "dynoscope-cli scan ($cli_items items)" "$cli_ms ms"
 printf '%-44s %10s\n' "window / CLI" "$(echo "scale=2; $(ms "$s" "$all") / $cli_ms" | bc)x"
 printf '%-44s %10s\n' "peak memory (VmHWM, whole process)" "$((hwm / 1024)) MB"
+printf '%-44s %10s\n' "memory at the first frame (VmRSS)" "$((rss_first / 1024)) MB"
+printf '%-44s %10s\n' "memory with every item loaded (VmRSS)" "$((rss_loaded / 1024)) MB"
+printf '%-44s %10s\n' "  per item above the first frame" "$(( (rss_loaded - rss_first) * 1024 / n )) bytes"
+printf '%-44s %10s\n' "memory after scrolling (VmRSS)" "$((rss / 1024)) MB"
 printf '%-44s %s\n' "scrolling through every row" "$scroll"
+grep '^bench: heap' "$tmp/gui.bench" | sed 's/^bench: /malloc /'
 grep '^bench: status' "$tmp/gui.bench" | sed 's/^bench: status /last status line: /'
