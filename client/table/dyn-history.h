@@ -94,9 +94,9 @@ void                dyn_read_entry_set_read     (DynReadEntry      *self,
                                                  DynReadRequest    *read);
 
 /* Whether @a and @b are the same read: table, index, text, whether the
- * builder's text was ignored, and the request as sent (operation,
- * expressions, maps, options). Origin (builder or followed link), time, id,
- * name and live read do not count. */
+ * builder's text was ignored (then the text does not count), and the
+ * request as sent (operation, expressions, maps, options). Origin (builder
+ * or followed link), time, id, name and live read do not count. */
 gboolean            dyn_read_entry_equal        (const DynReadEntry *a,
                                                  const DynReadEntry *b);
 

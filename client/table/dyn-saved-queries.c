@@ -298,9 +298,10 @@ parse_file (GBytes  *contents,
     }
   if (json_node_get_int (version) != FILE_VERSION)
     {
+      g_autofree char *number = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (version));
+
       g_set_error (error, DYN_ERROR, DYN_ERROR_CONFIG,
-                   _("version %" G_GINT64_FORMAT " is not known to this Dynoscope (it writes version %d)"),
-                   json_node_get_int (version), FILE_VERSION);
+                   _("version %s is not known to this Dynoscope (it writes version %d)"), number, FILE_VERSION);
       return NULL;
     }
   if (!member_array (obj, "file", "connections", &connections, error))
