@@ -1066,6 +1066,20 @@ test_copy (Fixture       *fixture,
       press (GDK_KEY_Escape, 0);
       g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
     }
+
+  /* A key without a sort key (a hash-only table). */
+  open_table (fixture, plays);
+  {
+    g_autoptr(DynValue) p2 = dyn_test_item ("{\"id\":{\"S\":\"p2\"}}");
+
+    dyn_item_grid_select_item (grid, dyn_collection_model_lookup (dyn_window_get_model (window), p2), TRUE);
+  }
+  settle ();
+  clear_clipboard (window);
+  g_assert_true (activate (window, "win.copy-key", NULL));
+  g_clear_pointer (&pressed, g_free);
+  pressed = clipboard_text (window);
+  g_assert_cmpstr (pressed, ==, "{\"id\":\"p2\"}\n");
 }
 
 /* Enter in the table filter opens the only table that matches. */
