@@ -1056,6 +1056,17 @@ test_copy (Fixture       *fixture,
   }
   gtk_popover_popdown (menu);
   settle ();
+  /* A right click on a column header is the header's, not the rows'. */
+  {
+    GtkWidget *header = find_text (view, "title");
+    graphene_point_t point;
+
+    g_assert_nonnull (header);
+    g_assert_true (gtk_widget_compute_point (header, view, &GRAPHENE_POINT_INIT (2, 2), &point));
+    g_signal_emit_by_name (secondary_click (view), "pressed", 1, (double) point.x, (double) point.y);
+    settle ();
+    g_assert_false (gtk_widget_get_visible (GTK_WIDGET (menu)));
+  }
 
   /* The Menu key opens it at the focused row. */
   if (have_xtest ())

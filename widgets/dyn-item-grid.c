@@ -1472,11 +1472,18 @@ row_menu_pressed_cb (GtkGestureClick *gesture,
 {
   GtkWidget *view = GTK_WIDGET (self->column_view);
   GtkWidget *picked = gtk_widget_pick (view, x, y, GTK_PICK_DEFAULT);
+  GtkWidget *rows = picked ? gtk_widget_get_ancestor (picked, GTK_TYPE_LIST_VIEW) : NULL;
   GtkListItem *list_item = picked ? row_menu_list_item (self, picked) : NULL;
   GtkSelectionModel *selection = GTK_SELECTION_MODEL (self->selection);
   GtkPopover *popover = g_object_get_data (G_OBJECT (self), "dyn-row-menu");
   graphene_point_t point;
 
+  /* The column headers keep their own menu. */
+  if (rows == NULL)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
   if (list_item != NULL && !gtk_selection_model_is_selected (selection, gtk_list_item_get_position (list_item)))
     gtk_selection_model_select_item (selection, gtk_list_item_get_position (list_item), TRUE);
