@@ -155,7 +155,13 @@ follow_index_action (GtkWidget  *widget,
   _dyn_window_select_index (self, index);
   dyn_expression_builder_set_text (self->builder, text);
   gtk_revealer_set_reveal_child (self->builder_revealer, TRUE);
+  /* Back returns from the link (dyn-window-history.c). */
+  self->next_origin = DYN_READ_ORIGIN_FOLLOW;
+  g_free (self->next_via);
+  self->next_via = g_strdup (name);
   gtk_widget_activate_action (widget, "win.query", NULL);
+  self->next_origin = DYN_READ_ORIGIN_BUILDER;
+  g_clear_pointer (&self->next_via, g_free);
 }
 
 void

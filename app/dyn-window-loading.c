@@ -188,6 +188,7 @@ _dyn_window_start_read (DynWindow      *self,
       _dyn_window_show_error (self, "Scan", dyn_read_request_get_error (read));
       return;
     }
+  _dyn_window_history_record_read (self, read);
   target = target_index (self, request->index);
   _dyn_window_cancel_load (self);
   if (self->loading)
@@ -365,6 +366,8 @@ describe_cb (GObject      *source,
   dyn_expression_builder_set_index (self->builder, NULL);
   fill_indexes (self);
   _dyn_window_clear_error (self);
+  if (_dyn_window_history_run_pending (self))
+    return;
   if (self->initial_query != NULL)
     {
       g_autofree char *text = g_steal_pointer (&self->initial_query);
@@ -526,6 +529,7 @@ restore_table (DynWindow     *self,
     }
   else
     _dyn_window_start_read (self, _dyn_window_new_scan (self));
+  _dyn_window_history_record_shown (self);
 }
 
 void
@@ -660,6 +664,7 @@ _dyn_window_reset_connection (DynWindow     *self,
   g_clear_pointer (&self->tables, g_strfreev);
   g_clear_pointer (&self->table, g_free);
   g_clear_pointer (&self->pending_table, g_free);
+  _dyn_window_history_reset (self);
   gtk_stack_set_visible_child_name (self->items_stack, "empty");
   update_title (self);
   _dyn_window_update_actions (self);

@@ -76,6 +76,19 @@ struct _DynWindow
   gboolean              closing;       /* answered: the window closes */
   gboolean              committing_all;
 
+  /* Back/Forward, recent reads, saved queries (dyn-window-history.c). */
+  DynHistory           *history;
+  DynSavedQueries      *queries;
+  gboolean              history_moving;  /* Back/Forward: reads go to the current entry */
+  DynReadOrigin         next_origin;     /* how the builder's next read comes about */
+  char                 *next_via;
+  DynReadEntry         *history_pending; /* runs once the table is described */
+  gboolean              pending_moving;
+  DynReadEntry         *deleted_query;   /* for Undo */
+  char                 *queries_message; /* the last problem shown */
+  GtkWidget            *query_dialog;    /* weak */
+  char                 *copy_format;     /* "plain" or "ddb": what Ctrl+C copies */
+
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
   DynConnectionSidebar *sidebar;
@@ -99,6 +112,10 @@ struct _DynWindow
   DynTableDetails      *table_details;
   GtkSpinner           *spinner;
   GtkLabel             *status_label;
+  AdwStatusPage        *empty_page;
+  GtkWidget            *add_connection_button;
+  DynQueryPopover      *query_popover;
+  GMenuModel           *row_menu;
 };
 
 enum {
@@ -107,6 +124,7 @@ enum {
   PROP_STATUS_TEXT,
   PROP_ERROR_TEXT,
   PROP_PAGE_SIZE,
+  PROP_COPY_FORMAT,
   N_PROPS
 };
 
@@ -146,6 +164,15 @@ gboolean _dyn_window_run_builder (DynWindow *self, GError **error);
 void _dyn_window_select_index (DynWindow *self, const char *index);
 void _dyn_window_set_client (DynWindow *self, DynClient *client);
 void _dyn_window_start_read (DynWindow *self, DynReadRequest *read);
+/* dyn-window-history.c */
+void _dyn_window_class_history_init (GtkWidgetClass *widget_class);
+void _dyn_window_history_init (DynWindow *self);
+void _dyn_window_history_dispose (DynWindow *self);
+void _dyn_window_history_record_read (DynWindow *self, DynReadRequest *read);
+void _dyn_window_history_record_shown (DynWindow *self);
+void _dyn_window_history_reset (DynWindow *self);
+gboolean _dyn_window_history_run_pending (DynWindow *self);
+void _dyn_window_history_update_actions (DynWindow *self);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

@@ -32,6 +32,19 @@ update_page_size_button (DynWindow *self)
 }
 
 static void
+set_copy_format (DynWindow  *self,
+                 const char *format)
+{
+  if (g_strcmp0 (format, "ddb") != 0)
+    format = "plain";
+  if (g_strcmp0 (self->copy_format, format) == 0)
+    return;
+  g_free (self->copy_format);
+  self->copy_format = g_strdup (format);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COPY_FORMAT]);
+}
+
+static void
 set_page_size (DynWindow *self,
                guint      page_size)
 {
@@ -218,6 +231,37 @@ _dyn_window_update_edit_actions (DynWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.undo-commit",
                                  session && dyn_edit_session_get_can_undo (self->session) && !busy);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.toggle-changes", session);
+  /* Copying needs rows, not a session: an index read copies too. */
+  {
+    gboolean rows = dyn_item_grid_get_selected_item (self->grid) != NULL;
+
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-rows", rows);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-rows-json", rows);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-rows-ddb", rows);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-key", rows && self->keys != NULL);
+  }
+}
+
+/* The page shown while no table is open: without a connection it offers
+ * to add one. */
+static void
+update_empty_page (DynWindow *self)
+{
+  gboolean connected = self->connection != NULL;
+
+  if (connected)
+    {
+      adw_status_page_set_title (self->empty_page, _("No Table Open"));
+      adw_status_page_set_description (self->empty_page, _("Choose a table in the sidebar."));
+    }
+  else
+    {
+      adw_status_page_set_title (self->empty_page, _("No Connection"));
+      adw_status_page_set_description (self->empty_page,
+                                       _("Add a connection to DynamoDB, DynamoDB Local or another server that "
+                                         "speaks its protocol, or choose one in the sidebar."));
+    }
+  gtk_widget_set_visible (self->add_connection_button, !connected);
 }
 
 void
@@ -243,6 +287,8 @@ _dyn_window_update_actions (DynWindow *self)
                                  dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-connection", user);
   _dyn_window_update_edit_actions (self);
+  _dyn_window_history_update_actions (self);
+  update_empty_page (self);
 }
 
 /* Signals of the parts. */
@@ -347,6 +393,7 @@ dyn_window_dispose (GObject *object)
   g_clear_object (&self->client);
   g_clear_object (&self->connection);
   g_clear_object (&self->settings);
+  _dyn_window_history_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_WINDOW);
 
   G_OBJECT_CLASS (dyn_window_parent_class)->dispose (object);
@@ -370,6 +417,7 @@ dyn_window_finalize (GObject *object)
   g_clear_object (&self->read);
   g_free (self->status_text);
   g_free (self->error_text);
+  g_free (self->copy_format);
   g_clear_pointer (&self->description, json_object_unref);
   g_clear_pointer (&self->keys, dyn_table_keys_free);
   g_clear_pointer (&self->request, dyn_request_free);
@@ -399,6 +447,9 @@ dyn_window_get_property (GObject    *object,
     case PROP_PAGE_SIZE:
       g_value_set_uint (value, self->page_size);
       break;
+    case PROP_COPY_FORMAT:
+      g_value_set_string (value, self->copy_format);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -416,6 +467,9 @@ dyn_window_set_property (GObject      *object,
     {
     case PROP_PAGE_SIZE:
       set_page_size (self, g_value_get_uint (value));
+      break;
+    case PROP_COPY_FORMAT:
+      set_copy_format (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -449,6 +503,11 @@ dyn_window_class_init (DynWindowClass *klass)
   properties[PROP_PAGE_SIZE] =
     g_param_spec_uint ("page-size", NULL, NULL, 0, 10000, 50,
                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What Ctrl+C on rows copies: "plain" (JSON) or "ddb" (DynamoDB JSON);
+   * the "copy-format" setting. */
+  properties[PROP_COPY_FORMAT] =
+    g_param_spec_string ("copy-format", NULL, NULL, "plain",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /* Pulls the resource bundle out of the static library (its constructor
@@ -460,6 +519,7 @@ dyn_window_class_init (DynWindowClass *klass)
   g_type_ensure (DYN_TYPE_ITEM_DETAIL);
   g_type_ensure (DYN_TYPE_TABLE_DETAILS);
   g_type_ensure (DYN_TYPE_STAGED_CHANGES);
+  g_type_ensure (DYN_TYPE_QUERY_POPOVER);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/dynoscope/Dynoscope/dyn-window.ui");
   gtk_widget_class_bind_template_child (widget_class, DynWindow, toast_overlay);
@@ -485,8 +545,13 @@ dyn_window_class_init (DynWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynWindow, table_details);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, spinner);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, add_connection_button);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, query_popover);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, row_menu);
 
   gtk_widget_class_install_property_action (widget_class, "win.page-size", "page-size");
+  gtk_widget_class_install_property_action (widget_class, "win.copy-format", "copy-format");
 
   /* Editing. Enter on a row opens the JSON editor too (the grid's activate);
    * these are class shortcuts, so a focused entry keeps its own Delete,
@@ -494,6 +559,7 @@ dyn_window_class_init (DynWindowClass *klass)
 
   _dyn_window_class_actions_init (widget_class);
   _dyn_window_class_editing_init (widget_class);
+  _dyn_window_class_history_init (widget_class);
 }
 
 static void
@@ -504,6 +570,7 @@ dyn_window_init (DynWindow *self)
   self->cancellable = g_cancellable_new ();
   self->states = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) dyn_table_state_free);
   self->page_size = 50;
+  self->copy_format = g_strdup ("plain");
   self->index_names = gtk_string_list_new (NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -535,7 +602,9 @@ dyn_window_init (DynWindow *self)
         gtk_window_maximize (GTK_WINDOW (self));
       dyn_item_grid_set_grouped (self->grid, g_settings_get_boolean (self->settings, "group-by-collection"));
       g_settings_bind (self->settings, "page-size", self, "page-size", G_SETTINGS_BIND_DEFAULT);
+      g_settings_bind (self->settings, "copy-format", self, "copy-format", G_SETTINGS_BIND_DEFAULT);
     }
+  _dyn_window_history_init (self);
   update_page_size_button (self);
   self->age_id = g_timeout_add_seconds (30, age_tick_cb, self);
   gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);
@@ -783,4 +852,32 @@ dyn_window_get_side_page (DynWindow *self)
   if (!gtk_widget_get_visible (GTK_WIDGET (self->side_stack)))
     return NULL;
   return gtk_stack_get_visible_child_name (self->side_stack);
+}
+
+DynHistory *
+dyn_window_get_history (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->history;
+}
+
+DynSavedQueries *
+dyn_window_get_saved_queries (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->queries;
+}
+
+DynQueryPopover *
+dyn_window_get_query_popover (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->query_popover;
+}
+
+AdwStatusPage *
+dyn_window_get_empty_page (DynWindow *self)
+{
+  g_return_val_if_fail (DYN_IS_WINDOW (self), NULL);
+  return self->empty_page;
 }

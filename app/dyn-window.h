@@ -12,7 +12,10 @@
 #include "dyn-item-detail.h"
 #include "dyn-item-editor.h"
 #include "dyn-item-grid.h"
+#include "dyn-history.h"
 #include "dyn-pager.h"
+#include "dyn-query-popover.h"
+#include "dyn-saved-queries.h"
 #include "dyn-staged-changes.h"
 #include "dyn-table-details.h"
 
@@ -79,5 +82,12 @@ DynEditSession       *dyn_window_get_edit_session   (DynWindow *self);
 DynStagedChanges     *dyn_window_get_staged_changes (DynWindow *self);
 DynItemEditor        *dyn_window_get_item_editor    (DynWindow *self);
 const char           *dyn_window_get_side_page      (DynWindow *self);
+/* Back/Forward through the window's reads, and the saved queries and
+ * recent reads it shows (dyn-window-history.c). */
+DynHistory           *dyn_window_get_history        (DynWindow *self);
+DynSavedQueries      *dyn_window_get_saved_queries  (DynWindow *self);
+DynQueryPopover      *dyn_window_get_query_popover  (DynWindow *self);
+/* The empty page shown while no table is open. */
+AdwStatusPage        *dyn_window_get_empty_page     (DynWindow *self);
 
 G_END_DECLS

@@ -228,6 +228,42 @@ search_changed_cb (GtkSearchEntry       *entry,
   gtk_string_filter_set_search (self->filter, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
+/* Enter in the filter opens the only table shown; with several it moves
+ * to the list. The filter takes the text first: the entry's own delay may
+ * not have passed yet. */
+static void
+search_activate_cb (GtkSearchEntry       *entry,
+                    DynConnectionSidebar *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+  g_autoptr(GtkTreeListRow) only = NULL;
+  guint matches = 0;
+
+  gtk_string_filter_set_search (self->filter, text);
+  if (text == NULL || *text == '\0' || self->tree == NULL)
+    return;
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->tree)); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->tree), i);
+      g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+
+      if (GTK_IS_STRING_OBJECT (item) && matches++ == 0)
+        only = g_steal_pointer (&row);
+    }
+  if (matches == 1)
+    {
+      g_autoptr(GObject) table = gtk_tree_list_row_get_item (only);
+      g_autoptr(GtkTreeListRow) parent = gtk_tree_list_row_get_parent (only);
+      g_autoptr(GObject) connection = parent ? gtk_tree_list_row_get_item (parent) : NULL;
+      g_autofree char *name = g_strdup (gtk_string_object_get_string (GTK_STRING_OBJECT (table)));
+
+      if (DYN_IS_CONNECTION (connection))
+        g_signal_emit (self, signals[TABLE_ACTIVATED], 0, connection, name);
+    }
+  else if (matches > 1)
+    gtk_widget_child_focus (GTK_WIDGET (self->list_view), GTK_DIR_TAB_FORWARD);
+}
+
 static void tree_items_changed_cb (GListModel           *tree,
                                    guint                 position,
                                    guint                 removed,
@@ -314,6 +350,7 @@ dyn_connection_sidebar_init (DynConnectionSidebar *self)
   g_object_unref (factory);
   g_signal_connect (self->list_view, "activate", G_CALLBACK (activate_cb), self);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
+  g_signal_connect (self->search_entry, "activate", G_CALLBACK (search_activate_cb), self);
 }
 
 GtkWidget *
@@ -476,4 +513,12 @@ dyn_connection_sidebar_get_rows (DynConnectionSidebar *self)
   g_return_val_if_fail (DYN_IS_CONNECTION_SIDEBAR (self), NULL);
 
   return G_LIST_MODEL (self->tree);
+}
+
+GtkEditable *
+dyn_connection_sidebar_get_filter_entry (DynConnectionSidebar *self)
+{
+  g_return_val_if_fail (DYN_IS_CONNECTION_SIDEBAR (self), NULL);
+
+  return GTK_EDITABLE (self->search_entry);
 }

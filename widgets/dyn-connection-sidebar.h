@@ -32,6 +32,8 @@ void            dyn_connection_sidebar_set_filter       (DynConnectionSidebar *s
 GListModel     *dyn_connection_sidebar_get_tables       (DynConnectionSidebar *self,
                                                          DynConnection        *connection);
 void            dyn_connection_sidebar_focus_filter     (DynConnectionSidebar *self);
+/* The filter's entry: Enter in it opens the only table that matches. */
+GtkEditable    *dyn_connection_sidebar_get_filter_entry (DynConnectionSidebar *self);
 /* The rows (GtkTreeListRow of DynConnection or GtkStringObject). */
 GListModel     *dyn_connection_sidebar_get_rows         (DynConnectionSidebar *self);
 

@@ -1497,3 +1497,115 @@ dyn_item_grid_get_vadjustment (DynItemGrid *self)
 
   return gtk_scrolled_window_get_vadjustment (self->scrolled);
 }
+
+/* The row context menu: dyn_item_grid_set_row_menu() and its handlers. */
+
+/* The list item of the item row @widget is in (any of its cells), found
+ * among the bound cells; NULL for collection rows. */
+static GtkListItem *
+row_menu_list_item (DynItemGrid *self,
+                    GtkWidget   *widget)
+{
+  for (GtkWidget *w = widget; w != NULL && !GTK_IS_LIST_VIEW (w) && w != GTK_WIDGET (self->column_view);
+       w = gtk_widget_get_parent (w))
+    {
+      GHashTableIter iter;
+      gpointer list_item;
+
+      g_hash_table_iter_init (&iter, self->bound);
+      while (g_hash_table_iter_next (&iter, &list_item, NULL))
+        {
+          GtkWidget *child = gtk_list_item_get_child (list_item);
+
+          if (child != NULL && (child == w || gtk_widget_is_ancestor (child, w)))
+            return list_item;
+        }
+    }
+  return NULL;
+}
+
+/* A right click selects the row under the pointer (unless it is selected
+ * already, maybe with others) and opens the menu there. */
+static void
+row_menu_pressed_cb (GtkGestureClick *gesture,
+                     int              n_press,
+                     double           x,
+                     double           y,
+                     DynItemGrid     *self)
+{
+  GtkWidget *view = GTK_WIDGET (self->column_view);
+  GtkWidget *picked = gtk_widget_pick (view, x, y, GTK_PICK_DEFAULT);
+  GtkWidget *rows = picked ? gtk_widget_get_ancestor (picked, GTK_TYPE_LIST_VIEW) : NULL;
+  GtkListItem *list_item = picked ? row_menu_list_item (self, picked) : NULL;
+  GtkSelectionModel *selection = GTK_SELECTION_MODEL (self->selection);
+  GtkPopover *popover = g_object_get_data (G_OBJECT (self), "dyn-row-menu");
+  graphene_point_t point;
+
+  /* The column headers keep their own menu. */
+  if (rows == NULL)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  if (list_item != NULL && !gtk_selection_model_is_selected (selection, gtk_list_item_get_position (list_item)))
+    gtk_selection_model_select_item (selection, gtk_list_item_get_position (list_item), TRUE);
+  if (!gtk_widget_compute_point (view, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y), &point))
+    point = GRAPHENE_POINT_INIT (x, y);
+  gtk_popover_set_pointing_to (popover, &(GdkRectangle) { (int) point.x, (int) point.y, 1, 1 });
+  gtk_popover_popup (popover);
+}
+
+/* The Menu key and Shift+F10 open it at the focused row. */
+static gboolean
+row_menu_key_cb (GtkWidget *widget,
+                 GVariant  *args,
+                 gpointer   user_data)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+  GtkPopover *popover = g_object_get_data (G_OBJECT (widget), "dyn-row-menu");
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, 48, 48);
+
+  if (focus == NULL || !gtk_widget_is_ancestor (focus, widget) || !gtk_widget_compute_bounds (focus, widget, &bounds))
+    bounds = GRAPHENE_RECT_INIT (0, 0, 48, 48);
+  gtk_popover_set_pointing_to (popover, &(GdkRectangle) { (int) (bounds.origin.x + MIN (bounds.size.width, 48)),
+                                                          (int) (bounds.origin.y + bounds.size.height / 2), 1, 1 });
+  gtk_popover_popup (popover);
+  return TRUE;
+}
+
+GtkPopover *
+dyn_item_grid_set_row_menu (DynItemGrid *self,
+                            GMenuModel  *menu)
+{
+  GtkWidget *popover;
+  GtkGesture *gesture;
+  GtkEventController *keys;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+  g_return_val_if_fail (G_IS_MENU_MODEL (menu), NULL);
+  g_return_val_if_fail (g_object_get_data (G_OBJECT (self), "dyn-row-menu") == NULL, NULL);
+
+  popover = gtk_popover_menu_new_from_model (menu);
+  gtk_popover_set_has_arrow (GTK_POPOVER (popover), FALSE);
+  gtk_widget_set_halign (popover, GTK_ALIGN_START);
+  gtk_widget_set_parent (popover, GTK_WIDGET (self));
+  g_object_set_data (G_OBJECT (self), "dyn-row-menu", popover);
+  g_signal_connect_swapped (self, "destroy", G_CALLBACK (gtk_widget_unparent), popover);
+
+  gesture = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_SECONDARY);
+  gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (gesture), GTK_PHASE_CAPTURE);
+  g_signal_connect (gesture, "pressed", G_CALLBACK (row_menu_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (gesture));
+
+  keys = gtk_shortcut_controller_new ();
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (gtk_alternative_trigger_new (
+                                                            gtk_keyval_trigger_new (GDK_KEY_Menu, 0),
+                                                            gtk_keyval_trigger_new (GDK_KEY_F10, GDK_SHIFT_MASK)),
+                                                          gtk_callback_action_new (row_menu_key_cb, NULL, NULL)));
+  gtk_widget_add_controller (GTK_WIDGET (self), keys);
+  return GTK_POPOVER (popover);
+}

@@ -75,4 +75,11 @@ char               *dyn_item_grid_dup_cell_text       (DynItemGrid        *self,
  * once). */
 GPtrArray          *dyn_item_grid_dup_shown_items     (DynItemGrid        *self) G_GNUC_WARN_UNUSED_RESULT;
 
+/* A context menu on the rows: a right click selects the row under the
+ * pointer (unless it is selected already) and opens @menu there; the Menu
+ * key and Shift+F10 open it at the focused row. Once per grid. Returns its
+ * popover (transfer none). */
+GtkPopover         *dyn_item_grid_set_row_menu        (DynItemGrid        *self,
+                                                       GMenuModel         *menu);
+
 G_END_DECLS
