@@ -365,6 +365,31 @@ test_stage_path (Fixture       *fixture,
   assert_refused (fixture, "watched", "maybe", DYN_ERROR_INVALID_VALUE, "true or false");
   g_assert_cmpuint (dyn_edit_session_get_n_changes (fixture->session), ==, 0);
 
+  /* What can be edited as text at all, asked before any text is typed. */
+  {
+    const char *editable[] = { "info.plot", "info.ratings[2].score", "info.ratings[2].tags[0]", "watched",
+                               "poster", "sizes[1]" };
+    const char *not_editable[] = { "title", "year", "note", "info", "info.ratings", "sizes", "info.nope",
+                                   "sizes[2]" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (editable); i++)
+      {
+        g_autoptr(DynExprPath) p = path (editable[i]);
+
+        g_assert_true (dyn_edit_session_check_path (fixture->session, rush (fixture), p, &error));
+        g_assert_no_error (error);
+      }
+    for (guint i = 0; i < G_N_ELEMENTS (not_editable); i++)
+      {
+        g_autoptr(DynExprPath) p = path (not_editable[i]);
+
+        g_assert_false (dyn_edit_session_check_path (fixture->session, rush (fixture), p, &error));
+        g_assert_nonnull (error);
+        g_assert_nonnull (strstr (error->message, not_editable[i]));
+        g_clear_error (&error);
+      }
+  }
+
   /* A number deep in a map inside a list: staged, the type kept. */
   g_assert_true (stage_text (fixture, "info.ratings[2].score", " 98765432109876543210.123456789 ", &error));
   g_assert_no_error (error);

@@ -1051,6 +1051,81 @@ dyn_edit_session_stage_path (DynEditSession     *self,
   return dyn_edit_session_stage_edit (self, object, item, error);
 }
 
+/* The scalar at @path that in-place editing would change (a set element
+ * as a value of its own, in *element), or NULL with @error saying why it
+ * cannot be edited as text. */
+static DynValue *
+editable_value (DynEditSession     *self,
+                DynItemObject      *object,
+                const DynExprPath  *path,
+                const char         *label,
+                DynValue          **element,
+                GError            **error)
+{
+  DynValue *current_item;
+  DynValue *current;
+  DynValue *set;
+
+  if (!check_path (self, object, path, label, error))
+    return NULL;
+  current_item = dyn_item_object_get_item (object);
+  set = lookup_set (current_item, path, NULL);
+  if (set != NULL)
+    {
+      guint index = dyn_expr_path_get_index (path, dyn_expr_path_get_length (path) - 1);
+
+      if (index < dyn_value_get_length (set))
+        *element = set_element (set, index);
+      current = *element;
+    }
+  else
+    current = dyn_path_lookup (current_item, path);
+  if (current == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s is not in the item"), label);
+      return NULL;
+    }
+  switch (dyn_value_get_value_type (current))
+    {
+    case DYN_VALUE_NULL:
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                   _("%s: a NULL value holds no text; change its type in the JSON editor"), label);
+      return NULL;
+    case DYN_VALUE_M:
+    case DYN_VALUE_L:
+    case DYN_VALUE_SS:
+    case DYN_VALUE_NS:
+    case DYN_VALUE_BS:
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                   _("%s: maps, lists and sets are edited in the JSON editor"), label);
+      return NULL;
+    case DYN_VALUE_S:
+    case DYN_VALUE_N:
+    case DYN_VALUE_B:
+    case DYN_VALUE_BOOL:
+    default:
+      return current;
+    }
+}
+
+gboolean
+dyn_edit_session_check_path (DynEditSession     *self,
+                             DynItemObject      *object,
+                             const DynExprPath  *path,
+                             GError            **error)
+{
+  g_autofree char *label = NULL;
+  g_autoptr(DynValue) element = NULL;
+
+  g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), FALSE);
+  g_return_val_if_fail (DYN_IS_ITEM_OBJECT (object), FALSE);
+  g_return_val_if_fail (path != NULL && dyn_expr_path_get_length (path) > 0, FALSE);
+  g_return_val_if_fail (!dyn_expr_path_is_index (path, 0), FALSE);
+
+  label = dyn_path_to_display (path);
+  return editable_value (self, object, path, label, &element, error) != NULL;
+}
+
 gboolean
 dyn_edit_session_stage_path_text (DynEditSession     *self,
                                   DynItemObject      *object,
@@ -1061,9 +1136,7 @@ dyn_edit_session_stage_path_text (DynEditSession     *self,
   g_autofree char *label = NULL;
   g_autoptr(DynValue) element = NULL;
   g_autoptr(DynValue) value = NULL;
-  DynValue *current_item;
   DynValue *current;
-  DynValue *set;
 
   g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), FALSE);
   g_return_val_if_fail (DYN_IS_ITEM_OBJECT (object), FALSE);
@@ -1072,31 +1145,9 @@ dyn_edit_session_stage_path_text (DynEditSession     *self,
   g_return_val_if_fail (text != NULL, FALSE);
 
   label = dyn_path_to_display (path);
-  if (!check_path (self, object, path, label, error))
-    return FALSE;
-  current_item = dyn_item_object_get_item (object);
-  set = lookup_set (current_item, path, NULL);
-  if (set != NULL)
-    {
-      guint index = dyn_expr_path_get_index (path, dyn_expr_path_get_length (path) - 1);
-
-      if (index < dyn_value_get_length (set))
-        element = set_element (set, index);
-      current = element;
-    }
-  else
-    current = dyn_path_lookup (current_item, path);
+  current = editable_value (self, object, path, label, &element, error);
   if (current == NULL)
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s is not in the item"), label);
-      return FALSE;
-    }
-  if (dyn_value_get_value_type (current) == DYN_VALUE_NULL)
-    {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                   _("%s: a NULL value holds no text; change its type in the JSON editor"), label);
-      return FALSE;
-    }
+    return FALSE;
   value = parse_cell (current, label, text, error);
   if (value == NULL)
     return FALSE;

@@ -109,6 +109,13 @@ gboolean            dyn_edit_session_stage_path_text     (DynEditSession     *se
                                                           const DynExprPath  *path,
                                                           const char         *text,
                                                           GError            **error);
+/* Whether the value at @path can be edited as text in place now; FALSE with
+ * the reason stage_path_text would give (read-only, a key, NULL, a map …)
+ * in @error. */
+gboolean            dyn_edit_session_check_path          (DynEditSession     *self,
+                                                          DynItemObject      *object,
+                                                          const DynExprPath  *path,
+                                                          GError            **error);
 /* Whether the value at @path (maps and lists walked) differs between what
  * was loaded and what is staged for @object. */
 gboolean            dyn_edit_session_is_path_changed     (DynEditSession     *self,
