@@ -199,6 +199,58 @@ test_edit_text (void)
   }
 }
 
+static void
+test_lookup_shape (void)
+{
+  g_autoptr(DynValue) a = dyn_test_plain_item ("{\"k\": 1, \"m\": {\"x\": [1, {\"y\": \"s\"}]}, \"t\": {\"$set\": [\"p\", \"q\"]},"
+                                               " \"n\": {\"$set\": [1.5, 2]}}");
+  g_autoptr(DynValue) same = dyn_test_plain_item ("{\"n\": {\"$set\": [7, 8]}, \"t\": {\"$set\": [\"r\", \"p\"]},"
+                                                  " \"m\": {\"x\": [\"now a string\", {\"y\": 5}]}, \"k\": true}");
+  g_autoptr(DynValue) renamed = dyn_test_plain_item ("{\"k\": 1, \"m\": {\"x\": [1, {\"z\": \"s\"}]}, \"t\": {\"$set\": [\"p\", \"q\"]},"
+                                                     " \"n\": {\"$set\": [1.5, 2]}}");
+  g_autoptr(DynValue) longer = dyn_test_plain_item ("{\"k\": 1, \"m\": {\"x\": [1, {\"y\": \"s\"}, 3]}, \"t\": {\"$set\": [\"p\", \"q\"]},"
+                                                    " \"n\": {\"$set\": [1.5, 2]}}");
+  g_autoptr(DynValue) retyped = dyn_test_plain_item ("{\"k\": 1, \"m\": {\"x\": {\"0\": 1, \"1\": 2}}, \"t\": {\"$set\": [\"p\", \"q\"]},"
+                                                     " \"n\": {\"$set\": [1.5, 2]}}");
+  struct {
+    const char *path;
+    const char *ddb_json;   /* NULL: not there */
+  } cases[] = {
+    { "k", "{\"N\":\"1\"}" },
+    { "m.x[1].y", "{\"S\":\"s\"}" },
+    { "m.x[1]", "{\"M\":{\"y\":{\"S\":\"s\"}}}" },
+    { "t[1]", "{\"S\":\"q\"}" },
+    { "n[0]", "{\"N\":\"1.5\"}" },
+    { "t[2]", NULL },
+    { "m.x[2]", NULL },
+    { "k[0]", NULL },
+    { "m.nope", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(DynExprPath) p = dyn_expr_path_parse (cases[i].path, NULL);
+      g_autoptr(DynValue) found = dyn_outline_lookup (a, p);
+
+      if (cases[i].ddb_json == NULL)
+        g_assert_null (found);
+      else
+        {
+          g_autoptr(JsonNode) node = json_from_string (cases[i].ddb_json, NULL);
+          g_autoptr(DynValue) expected = dyn_value_from_ddb_json (node, NULL);
+
+          g_assert_nonnull (found);
+          g_assert_true (dyn_value_equal (found, expected));
+        }
+    }
+
+  g_assert_true (dyn_outline_same_shape (a, a));
+  g_assert_true (dyn_outline_same_shape (a, same));
+  g_assert_false (dyn_outline_same_shape (a, renamed));
+  g_assert_false (dyn_outline_same_shape (a, longer));
+  g_assert_false (dyn_outline_same_shape (a, retyped));
+}
+
 /* ------------------------------------------------------------------------ */
 /* In-place editing at a path, against DynamoDB Local */
 
@@ -484,6 +536,7 @@ main (int    argc,
   g_test_add_func ("/dyn/item-outline/key-role", test_key_role);
   g_test_add_func ("/dyn/item-outline/value-text", test_value_text);
   g_test_add_func ("/dyn/item-outline/edit-text", test_edit_text);
+  g_test_add_func ("/dyn/item-outline/lookup-shape", test_lookup_shape);
   g_test_add ("/dyn/item-outline/stage-path", Fixture, NULL, fixture_set_up, test_stage_path, fixture_tear_down);
   g_test_add ("/dyn/item-outline/stage-path-refused", Fixture, NULL, fixture_set_up, test_stage_path_refused,
               fixture_tear_down);

@@ -278,3 +278,102 @@ dyn_outline_edit_text (const DynValue *value)
       return NULL;
     }
 }
+
+DynValue *
+dyn_outline_lookup (const DynValue    *item,
+                    const DynExprPath *path)
+{
+  guint n;
+  DynValue *value;
+
+  g_return_val_if_fail (item != NULL && path != NULL, NULL);
+
+  value = dyn_path_lookup (item, path);
+  if (value != NULL)
+    return dyn_value_ref (value);
+  n = dyn_expr_path_get_length (path);
+  if (n >= 2 && dyn_expr_path_is_index (path, n - 1))
+    {
+      g_autoptr(DynExprPath) parent = dyn_expr_path_new (NULL);
+      guint index = dyn_expr_path_get_index (path, n - 1);
+      DynValue *set;
+
+      for (guint i = 0; i + 1 < n; i++)
+        {
+          if (dyn_expr_path_is_index (path, i))
+            dyn_expr_path_append_index (parent, dyn_expr_path_get_index (path, i));
+          else
+            dyn_expr_path_append_name (parent, dyn_expr_path_get_name (path, i, NULL));
+        }
+      set = dyn_path_lookup (item, parent);
+      if (set == NULL || index >= dyn_value_get_length (set))
+        return NULL;
+      switch (dyn_value_get_value_type (set))
+        {
+        case DYN_VALUE_SS:
+          return dyn_value_new_string (dyn_value_set_get_string (set, index));
+        case DYN_VALUE_NS:
+          return dyn_value_new_number (dyn_value_set_get_string (set, index), NULL);
+        case DYN_VALUE_BS:
+          return dyn_value_new_binary (dyn_value_set_get_binary (set, index));
+        default:
+          return NULL;
+        }
+    }
+  return NULL;
+}
+
+static gboolean
+is_container (DynValueType type)
+{
+  switch (type)
+    {
+    case DYN_VALUE_M:
+    case DYN_VALUE_L:
+    case DYN_VALUE_SS:
+    case DYN_VALUE_NS:
+    case DYN_VALUE_BS:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+dyn_outline_same_shape (const DynValue *a,
+                        const DynValue *b)
+{
+  DynValueType type;
+  guint n;
+
+  g_return_val_if_fail (a != NULL && b != NULL, FALSE);
+
+  type = dyn_value_get_value_type (a);
+  if (!is_container (type) && !is_container (dyn_value_get_value_type (b)))
+    return TRUE;
+  if (type != dyn_value_get_value_type (b))
+    return FALSE;
+  n = dyn_value_get_length (a);
+  if (n != dyn_value_get_length (b))
+    return FALSE;
+  switch (type)
+    {
+    case DYN_VALUE_M:
+      for (guint i = 0; i < n; i++)
+        {
+          DynValue *other = dyn_value_map_lookup (b, dyn_value_map_get_name (a, i));
+
+          if (other == NULL || !dyn_outline_same_shape (dyn_value_map_get_value (a, i), other))
+            return FALSE;
+        }
+      return TRUE;
+    case DYN_VALUE_L:
+      for (guint i = 0; i < n; i++)
+        if (!dyn_outline_same_shape (dyn_value_list_get (a, i), dyn_value_list_get (b, i)))
+          return FALSE;
+      return TRUE;
+    default:
+      /* Sets: elements are rows of one type. */
+      return TRUE;
+    }
+}

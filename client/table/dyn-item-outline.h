@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "dyn-diff.h"
 #include "dyn-expr.h"
 #include "dyn-value.h"
 
@@ -116,5 +117,30 @@ char         *dyn_outline_binary_preview (GBytes            *bytes,
  * Returns: (transfer full) (nullable): the text
  */
 char         *dyn_outline_edit_text     (const DynValue     *value) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * dyn_outline_lookup:
+ * @item: an item
+ * @path: a document path; a last index into a set names that element
+ *
+ * The value the tree shows at @path: dyn_path_lookup(), and for an element
+ * of a set (SS, NS, BS) that element as a value of its own (S, N, B).
+ *
+ * Returns: (transfer full) (nullable): the value, or %NULL when @item does
+ *   not hold @path
+ */
+DynValue     *dyn_outline_lookup        (const DynValue     *item,
+                                         const DynExprPath  *path) G_GNUC_WARN_UNUSED_RESULT;
+
+/**
+ * dyn_outline_same_shape:
+ *
+ * Whether the tree of @a and the tree of @b have the same rows: the same
+ * member names in every map, lists and sets of the same lengths, at the same
+ * paths (scalars may differ in value and type). The tree then updates its
+ * rows in place, keeping what is expanded, selected and scrolled to.
+ */
+gboolean      dyn_outline_same_shape    (const DynValue     *a,
+                                         const DynValue     *b);
 
 G_END_DECLS
