@@ -308,19 +308,30 @@ dyn_outline_lookup (const DynValue    *item,
       set = dyn_path_lookup (item, parent);
       if (set == NULL || index >= dyn_value_get_length (set))
         return NULL;
-      switch (dyn_value_get_value_type (set))
-        {
-        case DYN_VALUE_SS:
-          return dyn_value_new_string (dyn_value_set_get_string (set, index));
-        case DYN_VALUE_NS:
-          return dyn_value_new_number (dyn_value_set_get_string (set, index), NULL);
-        case DYN_VALUE_BS:
-          return dyn_value_new_binary (dyn_value_set_get_binary (set, index));
-        default:
-          return NULL;
-        }
+      return dyn_outline_set_element (set, index);
     }
   return NULL;
+}
+
+DynValue *
+dyn_outline_set_element (const DynValue *set,
+                         guint           index)
+{
+  g_return_val_if_fail (set != NULL, NULL);
+
+  if (index >= dyn_value_get_length (set))
+    return NULL;
+  switch (dyn_value_get_value_type (set))
+    {
+    case DYN_VALUE_SS:
+      return dyn_value_new_string (dyn_value_set_get_string (set, index));
+    case DYN_VALUE_NS:
+      return dyn_value_new_number (dyn_value_set_get_string (set, index), NULL);
+    case DYN_VALUE_BS:
+      return dyn_value_new_binary (dyn_value_set_get_binary (set, index));
+    default:
+      return NULL;
+    }
 }
 
 static gboolean

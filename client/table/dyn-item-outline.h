@@ -132,6 +132,10 @@ char         *dyn_outline_edit_text     (const DynValue     *value) G_GNUC_WARN_
 DynValue     *dyn_outline_lookup        (const DynValue     *item,
                                          const DynExprPath  *path) G_GNUC_WARN_UNUSED_RESULT;
 
+/* Element @index of a set (SS, NS, BS) as a value of its own (S, N, B). */
+DynValue     *dyn_outline_set_element   (const DynValue     *set,
+                                         guint               index) G_GNUC_WARN_UNUSED_RESULT;
+
 /**
  * dyn_outline_same_shape:
  *
