@@ -110,16 +110,22 @@ detail_node_new (const char        *name,
   return node;
 }
 
+/* Rows showing the node are bound again only when what they show changed. */
 static void
 detail_node_set_value (DynDetailNode *node,
                        DynValue      *value)
 {
+  gboolean same;
+
   if (node->value == value)
     return;
+  same = dyn_value_get_value_type (node->value) == dyn_value_get_value_type (value) &&
+         dyn_value_equal (node->value, value);
   dyn_value_ref (value);
   g_clear_pointer (&node->value, dyn_value_unref);
   node->value = value;
-  g_object_notify_by_pspec (G_OBJECT (node), node_properties[NODE_PROP_VALUE]);
+  if (!same)
+    g_object_notify_by_pspec (G_OBJECT (node), node_properties[NODE_PROP_VALUE]);
 }
 
 static gboolean
@@ -1190,18 +1196,8 @@ update_tree (DynItemDetail *self)
       DynDetailNode *node = row_node (row);
       g_autoptr(DynValue) value = node ? dyn_outline_lookup (self->item, node->path) : NULL;
 
-      if (value != NULL && !(node->value == value))
-        {
-          if (dyn_value_equal (node->value, value) && dyn_value_get_value_type (node->value) == dyn_value_get_value_type (value))
-            {
-              /* Equal, but the new item's own: what an edit works on. */
-              dyn_value_ref (value);
-              g_clear_pointer (&node->value, dyn_value_unref);
-              node->value = value;
-            }
-          else
-            detail_node_set_value (node, value);
-        }
+      if (value != NULL)
+        detail_node_set_value (node, value);
     }
   /* Collapsed maps and lists build their rows from the new value later;
    * the top-level nodes are rows, and so is every expanded one. */

@@ -25,8 +25,8 @@ G_BEGIN_DECLS
  * like any other edit, never written at once. The value keeps its type (a
  * number is checked as a DynamoDB number, binary is typed as base64, a set
  * element as its set's element type); a boolean toggles; NULL, maps, lists
- * and whole sets are edited in the JSON editor, and key attributes not at
- * all (another key is another item: duplicate the item, delete this one).
+ * and whole sets are edited in the JSON editor, and so are key attributes
+ * (another key is another item: the editor writes a delete and a put).
  * A refused edit says why under the tree and changes nothing. */
 
 #define DYN_TYPE_ITEM_DETAIL (dyn_item_detail_get_type ())

@@ -976,8 +976,8 @@ check_path (DynEditSession     *self,
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
                    /* Translators: %s is an attribute name */
-                   _("%s is part of the table’s key and is not edited in place: an item with another key is "
-                     "another item (a delete and a put). Duplicate the item with the new key, then delete this one"),
+                   _("%s is part of the table’s key and is not edited in place: another key makes another "
+                     "item. Change it in the JSON editor, which writes a delete and a put in one transaction"),
                    label);
       return FALSE;
     }
