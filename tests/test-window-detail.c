@@ -126,13 +126,15 @@ fixture_tear_down (Fixture       *fixture,
 }
 
 static void
-connect (Fixture *fixture)
+connect_read_only (Fixture  *fixture,
+                   gboolean  read_only)
 {
   DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
   g_autoptr(DynConnection) connection = dyn_connection_new ("Local");
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
 
+  dyn_connection_set_read_only (connection, read_only);
   dyn_connection_set_region (connection, DYN_TEST_REGION);
   dyn_connection_set_endpoint_url (connection, dyn_test_server_get_endpoint (server));
   dyn_connection_store_add_async (fixture->store, connection, NULL, NULL, NULL, dyn_test_result_cb, &result);
@@ -142,6 +144,12 @@ connect (Fixture *fixture)
   dyn_window_open_connection (fixture->window, connection);
   dyn_test_wait_idle (fixture->window);
   g_assert_null (dyn_window_get_error_text (fixture->window));
+}
+
+static void
+connect (Fixture *fixture)
+{
+  connect_read_only (fixture, FALSE);
 }
 
 /* Opens @table and selects its item with @key (DynamoDB JSON): the detail
@@ -482,6 +490,7 @@ test_key_order (Fixture       *fixture,
   g_assert_cmpint (dyn_item_detail_get_row_key (detail, 0), ==, DYN_OUTLINE_PARTITION_KEY);
   g_assert_nonnull (find_label (GTK_WIDGET (detail), "partition key"));
   g_assert_null (find_label (GTK_WIDGET (detail), "sort key"));
+  screenshot (fixture, "detail-hash-only.png");
 }
 
 /* Expand All and Collapse All: the button's action, the shortcut from the
@@ -748,6 +757,192 @@ test_escape_and_refusals (Fixture       *fixture,
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 0);
 }
 
+/* Where nothing can be staged, the tree says why and opens no entry: rows
+ * read from an index, a read-only connection. The keys still come first. */
+static void
+test_not_editable_here (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  DynItemDetail *detail;
+  DynItemObject *row;
+  g_autofree char *paths = NULL;
+
+  if (fixture->window == NULL)
+    return;
+  if (!have_xtest ())
+    {
+      g_test_skip ("no XTest on this display");
+      return;
+    }
+  detail = open_rush (fixture);
+
+  /* Follow the genre to its index: the rows are the index's. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.follow-index", "(ss)",
+                                             "genre", "{\"S\":\"Drama\"}"));
+  dyn_test_wait_idle (fixture->window);
+  g_assert_null (dyn_window_get_error_text (fixture->window));
+  g_assert_cmpstr (dyn_read_request_get_index (dyn_window_get_read_request (fixture->window)), ==, "ByGenre");
+  row = dyn_item_grid_get_selected_item (dyn_window_get_grid (fixture->window));
+  if (row == NULL)
+    {
+      g_autoptr(DynValue) key = dyn_test_item ("{\"year\":{\"N\":\"2013\"},\"title\":{\"S\":\"Rush\"}}");
+
+      row = dyn_collection_model_lookup (dyn_window_get_model (fixture->window), key);
+      g_assert_nonnull (row);
+      dyn_item_grid_select_item (dyn_window_get_grid (fixture->window), row, TRUE);
+      settle ();
+    }
+  paths = row_paths (detail);
+  g_assert_true (g_str_has_prefix (paths, "year title genre "));
+  focus_row (detail, "info.plot");
+  press (GDK_KEY_F2);
+  g_assert_null (dyn_item_detail_get_editor (detail));
+  g_assert_cmpstr (dyn_item_detail_get_message (detail), ==,
+                   "Items read from an index are not edited here: choose “Table” to edit them");
+  g_assert_cmpuint (dyn_edit_session_get_n_changes (dyn_window_get_edit_session (fixture->window)), ==, 0);
+}
+
+static void
+test_read_only (Fixture       *fixture,
+                gconstpointer  data)
+{
+  DynItemDetail *detail;
+
+  if (fixture->window == NULL)
+    return;
+  if (!have_xtest ())
+    {
+      g_test_skip ("no XTest on this display");
+      return;
+    }
+  connect_read_only (fixture, TRUE);
+  detail = open_item (fixture, fixture->movies, "{\"year\":{\"N\":\"2013\"},\"title\":{\"S\":\"Rush\"}}");
+  focus_row (detail, "watched");
+  press (GDK_KEY_F2);
+  g_assert_cmpstr (dyn_item_detail_get_message (detail), ==,
+                   "This connection is read-only: nothing can be changed or written");
+  focus_row (detail, "info.rating");
+  press (GDK_KEY_F2);
+  g_assert_null (dyn_item_detail_get_editor (detail));
+  g_assert_cmpuint (dyn_edit_session_get_n_changes (dyn_window_get_edit_session (fixture->window)), ==, 0);
+  g_assert_false (dyn_value_get_bool (at (dyn_item_object_get_item (rush_row (fixture)), "watched")));
+}
+
+static void
+read_text_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  char **text = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, &error);
+  g_assert_no_error (error);
+}
+
+static char *
+clipboard_text (GtkWidget *widget)
+{
+  char *text = NULL;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, read_text_cb, &text);
+  while (text == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return text;
+}
+
+static GtkPopover *
+find_popover (GtkWidget *widget)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkPopover *found;
+
+      if (GTK_IS_POPOVER (child))
+        return GTK_POPOVER (child);
+      found = find_popover (child);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A right-click on a value opens the row's menu; its Copy Path and Copy
+ * Value copy the path as the expression syntax spells it and the exact
+ * value. */
+static void
+test_context_menu (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  DynItemDetail *detail;
+  GtkWidget *label;
+  GtkPopover *popover;
+  g_autofree char *path = NULL;
+  g_autofree char *value = NULL;
+  g_autofree char *map = NULL;
+
+  if (fixture->window == NULL)
+    return;
+  if (!have_xtest ())
+    {
+      g_test_skip ("no XTest on this display");
+      return;
+    }
+  detail = open_rush (fixture);
+  g_assert_true (dyn_item_detail_select_path (detail, "info.ratings[2].score"));
+  settle ();
+  g_assert_true (dyn_item_detail_select_path (detail, "huge"));
+  settle ();
+  label = find_label (GTK_WIDGET (detail), "12345678901234567890123456789012345678");
+  g_assert_nonnull (label);
+#ifdef GDK_WINDOWING_X11
+  {
+    /* The secondary button, for real. */
+    Display *dpy = gdk_x11_display_get_xdisplay (gdk_display_get_default ());
+
+    click (label, 0);
+    fake_button (dpy, 3, True, 0);
+    fake_button (dpy, 3, False, 0);
+    x_flush (dpy);
+    let_events_land ();
+  }
+#endif
+  popover = find_popover (GTK_WIDGET (detail));
+  g_assert_nonnull (popover);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (popover)));
+  if (g_getenv ("DYN_SCREENSHOT_DIR") != NULL)
+    {
+      /* The menu is a surface of its own: drawn by itself. */
+      g_autofree char *file = g_build_filename (g_getenv ("DYN_SCREENSHOT_DIR"), "detail-context-menu.png", NULL);
+      g_autoptr(GError) error = NULL;
+
+      settle ();
+      g_assert_true (dyn_window_save_png ((GtkWindow *) popover, file, &error));
+      g_assert_no_error (error);
+    }
+  gtk_popover_popdown (popover);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (detail), "detail.copy-value", NULL));
+  value = clipboard_text (GTK_WIDGET (detail));
+  g_assert_cmpstr (value, ==, "12345678901234567890123456789012345678");
+  g_assert_true (dyn_item_detail_select_path (detail, "info.ratings[2].score"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (detail), "detail.copy-path", NULL));
+  path = clipboard_text (GTK_WIDGET (detail));
+  g_assert_cmpstr (path, ==, "info.ratings[2].score");
+  g_assert_true (dyn_item_detail_select_path (detail, "info.ratings[2]"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (detail), "detail.copy-value", NULL));
+  map = clipboard_text (GTK_WIDGET (detail));
+  {
+    /* Plain JSON, the set kept as a set. */
+    g_autoptr(GError) error = NULL;
+    g_autoptr(DynValue) copied = dyn_item_from_plain_json_string (map, -1, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (dyn_value_equal (copied, at (dyn_item_detail_get_item (detail), "info.ratings[2]")));
+    g_assert_cmpint (dyn_value_get_value_type (dyn_value_map_lookup (copied, "tags")), ==, DYN_VALUE_SS);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -770,6 +965,9 @@ main (int   argc,
   ADD ("nested-edit", test_nested_edit);
   ADD ("invalid-number", test_invalid_number);
   ADD ("escape-and-refusals", test_escape_and_refusals);
+  ADD ("not-editable-here", test_not_editable_here);
+  ADD ("read-only", test_read_only);
+  ADD ("context-menu", test_context_menu);
 #undef ADD
 
   status = g_test_run ();
