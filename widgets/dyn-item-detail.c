@@ -1291,6 +1291,8 @@ dyn_item_detail_class_init (DynItemDetailClass *klass)
   gtk_widget_class_install_action (widget_class, "detail.copy-path", NULL, copy_path_action);
   gtk_widget_class_install_action (widget_class, "detail.context-menu", NULL, context_menu_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F2, 0, "detail.edit-value", NULL);
+  /* With a row selected; text views and entries copy their own text first. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "detail.copy-value", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "detail.context-menu", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "detail.context-menu", NULL);
 }

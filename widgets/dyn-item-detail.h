@@ -27,7 +27,11 @@ G_BEGIN_DECLS
  * element as its set's element type); a boolean toggles; NULL, maps, lists
  * and whole sets are edited in the JSON editor, and so are key attributes
  * (another key is another item: the editor writes a delete and a put).
- * A refused edit says why under the tree and changes nothing. */
+ * A refused edit says why under the tree and changes nothing.
+ *
+ * The context menu of a row (a right-click, Shift+F10, Menu) edits it and
+ * copies its value (Ctrl+C: a scalar as typed in place, a map, list or set
+ * as plain JSON) or its path as the expression syntax spells it. */
 
 #define DYN_TYPE_ITEM_DETAIL (dyn_item_detail_get_type ())
 G_DECLARE_FINAL_TYPE (DynItemDetail, dyn_item_detail, DYN, ITEM_DETAIL, AdwBin)
