@@ -439,6 +439,7 @@ _dyn_window_detach_session (DynWindow *self)
     gtk_window_destroy (GTK_WINDOW (self->item_editor));
   dyn_staged_changes_set_session (self->staged, NULL);
   dyn_item_grid_set_edit_session (self->grid, NULL);
+  dyn_item_detail_set_edit_session (self->detail, NULL);
   if (session != NULL)
     {
       g_signal_handlers_disconnect_by_data (session, self);
@@ -478,6 +479,8 @@ _dyn_window_attach_session (DynWindow      *self,
       _dyn_window_set_busy (self, TRUE);
     }
   dyn_staged_changes_set_session (self->staged, self->session);
+  /* The detail tree orders by its keys and edits values in place. */
+  dyn_item_detail_set_edit_session (self->detail, self->session);
   update_changes_button (self);
   _dyn_window_update_edit_actions (self);
 }

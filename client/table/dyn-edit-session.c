@@ -492,6 +492,13 @@ dyn_edit_session_set_index_keys (DynEditSession     *self,
   g_clear_error (&self->plan_error);
 }
 
+const DynTableKeys *
+dyn_edit_session_get_index_keys (DynEditSession *self)
+{
+  g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), NULL);
+  return self->index_keys;
+}
+
 const DynKeySchema *
 dyn_edit_session_get_keys (DynEditSession *self)
 {
@@ -818,6 +825,354 @@ dyn_edit_session_stage_cell_text (DynEditSession  *self,
   if (value == NULL)
     return FALSE;
   return dyn_edit_session_stage_attribute (self, object, attribute, value, error);
+}
+
+/* ------------------------------------------------------------------------ */
+/* In-place editing at a document path */
+
+/* The first @n segments of @path. */
+static DynExprPath *
+path_prefix (const DynExprPath *path,
+             guint              n)
+{
+  DynExprPath *prefix = dyn_expr_path_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (dyn_expr_path_is_index (path, i))
+        dyn_expr_path_append_index (prefix, dyn_expr_path_get_index (path, i));
+      else
+        dyn_expr_path_append_name (prefix, dyn_expr_path_get_name (path, i, NULL));
+    }
+  return prefix;
+}
+
+static gboolean
+is_set_type (DynValueType type)
+{
+  return type == DYN_VALUE_SS || type == DYN_VALUE_NS || type == DYN_VALUE_BS;
+}
+
+/* When @path's last segment is an index into a set of @item: that set
+ * (borrowed) and its path; else NULL. */
+static DynValue *
+lookup_set (const DynValue     *item,
+            const DynExprPath  *path,
+            DynExprPath       **set_path)
+{
+  guint n = dyn_expr_path_get_length (path);
+  g_autoptr(DynExprPath) prefix = NULL;
+  DynValue *set;
+
+  if (n < 2 || !dyn_expr_path_is_index (path, n - 1))
+    return NULL;
+  prefix = path_prefix (path, n - 1);
+  set = dyn_path_lookup (item, prefix);
+  if (set == NULL || !is_set_type (dyn_value_get_value_type (set)))
+    return NULL;
+  if (set_path != NULL)
+    *set_path = g_steal_pointer (&prefix);
+  return set;
+}
+
+/* Element @i of a set as a value of the element type. */
+static DynValue *
+set_element (const DynValue *set,
+             guint           i)
+{
+  switch (dyn_value_get_value_type (set))
+    {
+    case DYN_VALUE_SS:
+      return dyn_value_new_string (dyn_value_set_get_string (set, i));
+    case DYN_VALUE_NS:
+      return dyn_value_new_number (dyn_value_set_get_string (set, i), NULL);
+    case DYN_VALUE_BS:
+      return dyn_value_new_binary (dyn_value_set_get_binary (set, i));
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+static DynValueType
+element_type (DynValueType set_type)
+{
+  return set_type == DYN_VALUE_SS ? DYN_VALUE_S : set_type == DYN_VALUE_NS ? DYN_VALUE_N : DYN_VALUE_B;
+}
+
+/* @set with element @index replaced by @element, or NULL with @error when
+ * @element has another type or is already in the set. */
+static DynValue *
+set_with_element (const DynValue  *set,
+                  guint            index,
+                  const DynValue  *element,
+                  const char      *label,
+                  GError         **error)
+{
+  DynValueType type = dyn_value_get_value_type (set);
+  guint n = dyn_value_get_length (set);
+
+  if (dyn_value_get_value_type (element) != element_type (type))
+    {
+      /* Translators: %s is a path such as "tags[1]", the second %s a type such as "S" */
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, _("%s: an element of this set must be of type %s"),
+                   label, dyn_value_type_to_string (element_type (type)));
+      return NULL;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DynValue) other = NULL;
+
+      if (i == index)
+        continue;
+      other = set_element (set, i);
+      if (dyn_value_equal (other, element))
+        {
+          g_autofree char *text = dyn_value_format_cell (element, DYN_BINARY_FORMAT_BASE64, 60);
+
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, _("%s: the set already holds “%s”"), label, text);
+          return NULL;
+        }
+    }
+
+  if (type == DYN_VALUE_BS)
+    {
+      g_autoptr(GPtrArray) bytes = g_ptr_array_new ();
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (bytes, i == index ? dyn_value_get_binary (element) : dyn_value_set_get_binary (set, i));
+      return dyn_value_new_binary_set ((GBytes * const *) bytes->pdata, n, error);
+    }
+  else
+    {
+      g_autoptr(GPtrArray) strings = g_ptr_array_new ();
+
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (strings, (gpointer) (i != index ? dyn_value_set_get_string (set, i) :
+                                              type == DYN_VALUE_SS ? dyn_value_get_string (element) :
+                                              dyn_value_get_number (element)));
+      if (type == DYN_VALUE_SS)
+        return dyn_value_new_string_set ((const char * const *) strings->pdata, n, error);
+      return dyn_value_new_number_set ((const char * const *) strings->pdata, n, error);
+    }
+}
+
+/* Checks what in-place editing refuses before anything is parsed. */
+static gboolean
+check_path (DynEditSession     *self,
+            DynItemObject      *object,
+            const DynExprPath  *path,
+            const char         *label,
+            GError            **error)
+{
+  if (!check_writable (self, error))
+    return FALSE;
+  if (dyn_item_object_get_state (object) == DYN_ITEM_STATE_DELETED)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                   _("The item is staged for deletion; drop that change to edit it"));
+      return FALSE;
+    }
+  if (dyn_expr_path_get_length (path) == 1 && dyn_key_schema_has_attribute (&self->keys, dyn_expr_path_get_top_name (path)))
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                   /* Translators: %s is an attribute name */
+                   _("%s is part of the table’s key and is not edited in place: another key makes another "
+                     "item. Change it in the JSON editor, which writes a delete and a put in one transaction"),
+                   label);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+dyn_edit_session_stage_path (DynEditSession     *self,
+                             DynItemObject      *object,
+                             const DynExprPath  *path,
+                             DynValue           *value,
+                             GError            **error)
+{
+  g_autofree char *label = NULL;
+  g_autoptr(DynExprPath) set_path = NULL;
+  g_autoptr(DynValue) item = NULL;
+  DynValue *current_item;
+  DynValue *set;
+
+  g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), FALSE);
+  g_return_val_if_fail (DYN_IS_ITEM_OBJECT (object), FALSE);
+  g_return_val_if_fail (path != NULL && dyn_expr_path_get_length (path) > 0, FALSE);
+  g_return_val_if_fail (!dyn_expr_path_is_index (path, 0), FALSE);
+
+  label = dyn_path_to_display (path);
+  if (!check_path (self, object, path, label, error))
+    return FALSE;
+  current_item = dyn_item_object_get_item (object);
+  set = lookup_set (current_item, path, &set_path);
+  if (set != NULL)
+    {
+      guint index = dyn_expr_path_get_index (path, dyn_expr_path_get_length (path) - 1);
+      g_autoptr(DynValue) new_set = NULL;
+
+      if (index >= dyn_value_get_length (set))
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s is not in the item"), label);
+          return FALSE;
+        }
+      if (value == NULL)
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                       _("%s: elements are not removed from a set here; edit the set in the JSON editor"), label);
+          return FALSE;
+        }
+      new_set = set_with_element (set, index, value, label, error);
+      if (new_set == NULL)
+        return FALSE;
+      item = dyn_item_with_path (current_item, set_path, new_set);
+    }
+  else
+    {
+      if (value != NULL || dyn_expr_path_get_length (path) > 1)
+        {
+          /* Setting a path: its parent must be there already. */
+          g_autoptr(DynExprPath) parent = path_prefix (path, dyn_expr_path_get_length (path) - 1);
+
+          if (dyn_expr_path_get_length (parent) > 0 && dyn_path_lookup (current_item, parent) == NULL)
+            {
+              g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s is not in the item"), label);
+              return FALSE;
+            }
+        }
+      item = dyn_item_with_path (current_item, path, value);
+    }
+  if (item == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s is not in the item"), label);
+      return FALSE;
+    }
+  return dyn_edit_session_stage_edit (self, object, item, error);
+}
+
+/* The scalar at @path that in-place editing would change (a set element
+ * as a value of its own, in *element), or NULL with @error saying why it
+ * cannot be edited as text. */
+static DynValue *
+editable_value (DynEditSession     *self,
+                DynItemObject      *object,
+                const DynExprPath  *path,
+                const char         *label,
+                DynValue          **element,
+                GError            **error)
+{
+  DynValue *current_item;
+  DynValue *current;
+  DynValue *set;
+
+  if (!check_path (self, object, path, label, error))
+    return NULL;
+  current_item = dyn_item_object_get_item (object);
+  set = lookup_set (current_item, path, NULL);
+  if (set != NULL)
+    {
+      guint index = dyn_expr_path_get_index (path, dyn_expr_path_get_length (path) - 1);
+
+      if (index < dyn_value_get_length (set))
+        *element = set_element (set, index);
+      current = *element;
+    }
+  else
+    current = dyn_path_lookup (current_item, path);
+  if (current == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s is not in the item"), label);
+      return NULL;
+    }
+  switch (dyn_value_get_value_type (current))
+    {
+    case DYN_VALUE_NULL:
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                   _("%s: a NULL value holds no text; change its type in the JSON editor"), label);
+      return NULL;
+    case DYN_VALUE_M:
+    case DYN_VALUE_L:
+    case DYN_VALUE_SS:
+    case DYN_VALUE_NS:
+    case DYN_VALUE_BS:
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                   _("%s: maps, lists and sets are edited in the JSON editor"), label);
+      return NULL;
+    case DYN_VALUE_S:
+    case DYN_VALUE_N:
+    case DYN_VALUE_B:
+    case DYN_VALUE_BOOL:
+    default:
+      return current;
+    }
+}
+
+gboolean
+dyn_edit_session_check_path (DynEditSession     *self,
+                             DynItemObject      *object,
+                             const DynExprPath  *path,
+                             GError            **error)
+{
+  g_autofree char *label = NULL;
+  g_autoptr(DynValue) element = NULL;
+
+  g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), FALSE);
+  g_return_val_if_fail (DYN_IS_ITEM_OBJECT (object), FALSE);
+  g_return_val_if_fail (path != NULL && dyn_expr_path_get_length (path) > 0, FALSE);
+  g_return_val_if_fail (!dyn_expr_path_is_index (path, 0), FALSE);
+
+  label = dyn_path_to_display (path);
+  return editable_value (self, object, path, label, &element, error) != NULL;
+}
+
+gboolean
+dyn_edit_session_stage_path_text (DynEditSession     *self,
+                                  DynItemObject      *object,
+                                  const DynExprPath  *path,
+                                  const char         *text,
+                                  GError            **error)
+{
+  g_autofree char *label = NULL;
+  g_autoptr(DynValue) element = NULL;
+  g_autoptr(DynValue) value = NULL;
+  DynValue *current;
+
+  g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), FALSE);
+  g_return_val_if_fail (DYN_IS_ITEM_OBJECT (object), FALSE);
+  g_return_val_if_fail (path != NULL && dyn_expr_path_get_length (path) > 0, FALSE);
+  g_return_val_if_fail (!dyn_expr_path_is_index (path, 0), FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  label = dyn_path_to_display (path);
+  current = editable_value (self, object, path, label, &element, error);
+  if (current == NULL)
+    return FALSE;
+  value = parse_cell (current, label, text, error);
+  if (value == NULL)
+    return FALSE;
+  return dyn_edit_session_stage_path (self, object, path, value, error);
+}
+
+gboolean
+dyn_edit_session_is_path_changed (DynEditSession    *self,
+                                  DynItemObject     *object,
+                                  const DynExprPath *path)
+{
+  Entry *entry;
+  DynValue *before, *after;
+
+  g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  entry = find_entry (self, object, NULL);
+  if (entry == NULL)
+    return FALSE;
+  before = entry->before ? dyn_path_lookup (entry->before, path) : NULL;
+  after = entry->after ? dyn_path_lookup (entry->after, path) : NULL;
+  if (before == NULL || after == NULL)
+    return before != after;
+  return !dyn_value_equal (before, after);
 }
 
 gboolean

@@ -31,6 +31,8 @@ DynEditSession     *dyn_edit_session_new                 (DynClient          *cl
  * the commit's change set checks the same (dyn_change_set_set_index_keys()). */
 void                dyn_edit_session_set_index_keys      (DynEditSession     *self,
                                                           const DynTableKeys *table);
+/* The table's indexes as set above (NULL: none set). */
+const DynTableKeys *dyn_edit_session_get_index_keys      (DynEditSession     *self);
 DynClient          *dyn_edit_session_get_client          (DynEditSession     *self);
 const char         *dyn_edit_session_get_table           (DynEditSession     *self);
 const DynKeySchema *dyn_edit_session_get_keys            (DynEditSession     *self);
@@ -84,6 +86,41 @@ gboolean            dyn_edit_session_stage_cell_text     (DynEditSession     *se
                                                           const char         *attribute,
                                                           const char         *text,
                                                           GError            **error);
+/* In-place editing inside the item (the detail tree). @path names a value
+ * through maps and lists; when its last segment is an index into a set (SS,
+ * NS, BS) it names that element, in the set's order. stage_path sets the
+ * value there (or with @value NULL removes a map member); an element of a
+ * set must get a value of the set's element type, and one the set does not
+ * hold yet. stage_path_text reads @text as the value's current type (S as
+ * it is, N validated as a DynamoDB number, BOOL true or false, B as base64,
+ * a set element as its element type); NULL values, maps, lists and whole
+ * sets are refused. Both refuse a key attribute of the table (a changed key
+ * is another item: a delete and a put) and a path the item does not hold,
+ * with DYN_ERROR_INVALID_ARGUMENT or DYN_ERROR_INVALID_VALUE and a
+ * translated message; nothing is staged then. Otherwise the change is
+ * staged like any other edit, with its guard. */
+gboolean            dyn_edit_session_stage_path          (DynEditSession     *self,
+                                                          DynItemObject      *object,
+                                                          const DynExprPath  *path,
+                                                          DynValue           *value,
+                                                          GError            **error);
+gboolean            dyn_edit_session_stage_path_text     (DynEditSession     *self,
+                                                          DynItemObject      *object,
+                                                          const DynExprPath  *path,
+                                                          const char         *text,
+                                                          GError            **error);
+/* Whether the value at @path can be edited as text in place now; FALSE with
+ * the reason stage_path_text would give (read-only, a key, NULL, a map …)
+ * in @error. */
+gboolean            dyn_edit_session_check_path          (DynEditSession     *self,
+                                                          DynItemObject      *object,
+                                                          const DynExprPath  *path,
+                                                          GError            **error);
+/* Whether the value at @path (maps and lists walked) differs between what
+ * was loaded and what is staged for @object. */
+gboolean            dyn_edit_session_is_path_changed     (DynEditSession     *self,
+                                                          DynItemObject      *object,
+                                                          const DynExprPath  *path);
 gboolean            dyn_edit_session_stage_delete        (DynEditSession     *self,
                                                           DynItemObject      *object,
                                                           GError            **error);
