@@ -16,6 +16,7 @@ struct _DynPager
   DynReadStats  stats;
   DynValue     *last_key;
   gboolean      done;
+  gboolean      first_page_only;
 
   /* Max items: how many the caller wants, how many it got, and what the
    * last page brought beyond that (handed out first when the max is raised). */
@@ -130,6 +131,9 @@ page_limit (DynPager *self,
 {
   gint64 page = self->request->limit;
 
+  /* A GetItem has no Limit. */
+  if (self->request->op == DYN_OP_GET_ITEM)
+    return 0;
   if (!has_max (self) || self->request->filter != NULL)
     return page;
   wanted = MIN (wanted, (guint64) G_MAXINT32);
@@ -178,7 +182,8 @@ dyn_pager_new (DynClient        *client,
 
   g_return_val_if_fail (DYN_IS_CLIENT (client), NULL);
   g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (request->op == DYN_OP_QUERY || request->op == DYN_OP_SCAN, NULL);
+  g_return_val_if_fail (request->op == DYN_OP_QUERY || request->op == DYN_OP_SCAN ||
+                        request->op == DYN_OP_GET_ITEM, NULL);
 
   self = g_object_new (DYN_TYPE_PAGER, NULL);
   self->client = g_object_ref (client);
@@ -299,22 +304,45 @@ dyn_pager_set_page_limit (DynPager *self,
   self->request->limit = limit;
 }
 
-/* Counts a response into @stats and returns its LastEvaluatedKey (new ref) or NULL. */
-static DynValue *
-account (DynReadStats  *stats,
-         DynResponse   *response,
-         GError       **error)
+void
+dyn_pager_set_first_page_only (DynPager *self,
+                               gboolean  first_page_only)
 {
+  g_return_if_fail (DYN_IS_PAGER (self));
+  self->first_page_only = first_page_only;
+}
+
+/* Counts a response into the stats and returns its LastEvaluatedKey (new
+ * ref) or NULL. A GetItem's item becomes the page's items. */
+static DynValue *
+account (DynPager     *self,
+         DynResponse  *response,
+         GError      **error)
+{
+  DynReadStats *stats = &self->stats;
   JsonObject *obj = json_node_get_object (response->root);
   JsonNode *lek = json_object_get_member (obj, "LastEvaluatedKey");
-  guint n = response->items ? response->items->len : 0;
+  guint n;
 
+  if (self->request->op == DYN_OP_GET_ITEM)
+    {
+      g_clear_pointer (&response->items, g_ptr_array_unref);
+      response->items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+      if (response->item != NULL)
+        g_ptr_array_add (response->items, dyn_value_ref (response->item));
+      lek = NULL;
+    }
+  n = response->items ? response->items->len : 0;
   stats->requests += response->attempts;
   stats->pages++;
   stats->items += n;
   stats->scanned += json_object_get_int_member_with_default (obj, "ScannedCount", n);
+  stats->counted += json_object_get_int_member_with_default (obj, "Count", n);
   stats->read_units += response->read_units;
   stats->write_units += response->write_units;
+  /* A small first page, then full ones. */
+  if (self->first_page_only)
+    self->request->limit = 0;
 
   if (lek == NULL || JSON_NODE_HOLDS_NULL (lek))
     return NULL;
@@ -341,7 +369,7 @@ next_cb (GObject      *object,
       return;
     }
 
-  key = account (&self->stats, response, &error);
+  key = account (self, response, &error);
   if (key == NULL && error != NULL)
     {
       g_prefix_error (&error, "%s: ", "LastEvaluatedKey");
@@ -508,7 +536,7 @@ lane_cb (GObject      *object,
 
   response = dyn_client_execute_finish (DYN_CLIENT (object), result, &error);
   if (response != NULL)
-    key = account (&self->stats, response, &error);
+    key = account (self, response, &error);
 
   if (error != NULL)
     {
