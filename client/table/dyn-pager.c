@@ -120,6 +120,15 @@ still_wanted (DynPager *self)
   return self->delivered >= self->max_items ? 0 : self->max_items - self->delivered;
 }
 
+/* A small first page, then full ones: once a page has come, the request's
+ * Limit was the first page's. */
+static void
+end_first_page (DynPager *self)
+{
+  if (self->first_page_only && self->stats.pages > 0)
+    self->request->limit = 0;
+}
+
 /* The Limit for a request when @wanted more items are needed. Limit counts
  * the items a request evaluates, before the filter: with a filter a small
  * Limit only splits the same read into more requests, so pages stay full (or
@@ -340,9 +349,6 @@ account (DynPager     *self,
   stats->counted += json_object_get_int_member_with_default (obj, "Count", n);
   stats->read_units += response->read_units;
   stats->write_units += response->write_units;
-  /* A small first page, then full ones. */
-  if (self->first_page_only)
-    self->request->limit = 0;
 
   if (lek == NULL || JSON_NODE_HOLDS_NULL (lek))
     return NULL;
@@ -409,6 +415,7 @@ dyn_pager_next_async (DynPager            *self,
       return;
     }
   dyn_request_set_exclusive_start_key (self->request, self->last_key);
+  end_first_page (self);
   /* The request is written out at once: the page's Limit need not outlive the call. */
   page_size = self->request->limit;
   self->request->limit = page_limit (self, still_wanted (self));
@@ -597,6 +604,7 @@ lane_next (GTask *task,
   guint64 wanted = run->merged != NULL ? self->max_items - MIN (lane->count, self->max_items)
                                        : still_wanted (self);
 
+  end_first_page (self);
   lane->request->limit = page_limit (self, wanted);
   dyn_client_execute_async (self->client, lane->request, run->cancellable, lane_cb, lane);
 }
