@@ -71,7 +71,7 @@ load_finished (DynWindow    *self,
     {
       self->load_all = FALSE;
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        _dyn_window_show_error (self, self->request->op == DYN_OP_QUERY ? "Query" : "Scan", error);
+        _dyn_window_show_error (self, dyn_operation_get_name (self->request->op), error);
       _dyn_window_update_status (self);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
@@ -159,9 +159,9 @@ _dyn_window_load_next (DynWindow *self)
     }
   else
     {
-      /* Only the first page is small: Load More and Load All read full ones. */
-      if (dyn_pager_get_stats (self->pager)->pages > 0)
-        dyn_pager_set_page_limit (self->pager, 0);
+      /* The pager knows whether its Limit is the first page's only (the
+       * page-size setting: Load More and Load All read full pages) or the
+       * page size the builder asked for (every page). */
       dyn_pager_next_async (self->pager, self->load_cancellable, next_cb, data);
     }
 }
@@ -229,6 +229,7 @@ _dyn_window_new_scan (DynWindow *self)
   spec.index = dyn_expression_builder_get_index (self->builder);
   spec.mode = DYN_READ_CONDITION;
   spec.limit = self->page_size;
+  spec.first_page_only = TRUE;
   return dyn_read_request_new (self->keys, &spec);
 }
 
@@ -241,7 +242,8 @@ _dyn_window_run_builder (DynWindow  *self,
   const char *parse_error = dyn_expression_builder_get_parse_error (self->builder);
   const DynRequest *request;
 
-  if (parse_error != NULL)
+  /* The expression's text counts unless the builder gets an item by key. */
+  if (parse_error != NULL && !dyn_expression_builder_get_by_key (self->builder))
     {
       g_set_error_literal (error, DYN_ERROR, DYN_ERROR_EXPRESSION, parse_error);
       return FALSE;
