@@ -459,7 +459,7 @@ test_consistent_read (Fixture       *fixture,
   eventual = dyn_pager_get_stats (dyn_window_get_pager (fixture->window))->read_units;
 
   /* Clicked, as the user does. */
-  check = find_check (GTK_WIDGET (builder), "Strongly _consistent read");
+  check = find_check (GTK_WIDGET (builder), "S_trongly consistent read");
   g_assert_nonnull (check);
   g_assert_true (gtk_widget_is_sensitive (check));
   g_assert_true (gtk_widget_activate (check));
@@ -769,7 +769,7 @@ test_get_item (Fixture       *fixture,
 
   /* With attributes and strongly consistent: what the form sends. */
   dyn_expression_builder_set_projection (builder, "title, info.cast[1]");
-  g_assert_true (gtk_widget_activate (find_check (GTK_WIDGET (builder), "Strongly _consistent read")));
+  g_assert_true (gtk_widget_activate (find_check (GTK_WIDGET (builder), "S_trongly consistent read")));
   dyn_test_iterate ();
   g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (builder), "--consistent-read"));
   g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (builder), "--projection-expression"));
