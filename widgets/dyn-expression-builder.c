@@ -642,10 +642,10 @@ update_option_states (DynExpressionBuilder *self)
     g_string_append (notes, _("A global secondary index only has eventually consistent reads: this read is "
                               "not strongly consistent."));
   if (scan && self->descending)
-    g_string_append_printf (notes, "%s%s", notes->len ? " " : "",
+    g_string_append_printf (notes, "%s%s", notes->len ? "\n" : "",
                             _("A Scan returns the items in no order: Descending applies to a Query."));
   if (counting)
-    g_string_append_printf (notes, "%s%s", notes->len ? " " : "",
+    g_string_append_printf (notes, "%s%s", notes->len ? "\n" : "",
                             _("Count only: no items and no attributes are read; the status line says how many "
                               "items matched and what that cost."));
   gtk_label_set_label (self->options_note_label, notes->str);
