@@ -740,7 +740,7 @@ test_read_options (Fixture       *fixture,
   g_assert_cmpint (request->limit, ==, 50);
   g_assert_true (dyn_read_request_get_first_page_only (read));
   g_assert_cmpint (dyn_expression_builder_get_read_page_size (builder), ==, -1);
-  g_assert_true (shows_label (GTK_WIDGET (builder), "first page, then full pages"));
+  g_assert_true (shows_label (GTK_WIDGET (builder), "first page"));
 
   /* Attributes: with the key attributes, shown as sent. */
   g_object_set (builder, "projection", "title, info.rating", NULL);
@@ -800,7 +800,7 @@ test_read_options (Fixture       *fixture,
   read = dyn_expression_builder_get_read_request (builder);
   g_assert_cmpint (dyn_read_request_get_request (read)->limit, ==, 7);
   g_assert_false (dyn_read_request_get_first_page_only (read));
-  g_assert_true (shows_label (GTK_WIDGET (builder), "each page"));
+  g_assert_true (shows_label (GTK_WIDGET (builder), "every page"));
   dyn_expression_builder_set_page_size (builder, 20);   /* the window's setting changes: not this read's */
   g_assert_cmpint (dyn_read_request_get_request (dyn_expression_builder_get_read_request (builder))->limit, ==, 7);
   dyn_expression_builder_set_read_page_size (builder, 0);

@@ -658,9 +658,9 @@ update_option_states (DynExpressionBuilder *self)
   if (page_size == 0)
     gtk_label_set_label (self->page_size_hint_label, "");
   else if (self->read_page_size < 0)
-    gtk_label_set_label (self->page_size_hint_label, _("first page, then full pages"));
+    gtk_label_set_label (self->page_size_hint_label, _("first page"));
   else
-    gtk_label_set_label (self->page_size_hint_label, _("each page"));
+    gtk_label_set_label (self->page_size_hint_label, _("every page"));
 }
 
 /* The projection as typed (Dynoscope's syntax), or NULL when none. */
