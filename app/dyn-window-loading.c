@@ -443,8 +443,10 @@ clear_table (DynWindow *self)
   dyn_item_grid_set_model (self->grid, NULL);
   dyn_item_detail_set_item (self->detail, NULL);
   dyn_table_details_set_description (self->table_details, NULL);
-  /* The expression belonged to that table: it never runs against another. */
+  /* The expression and the read options belonged to that table: they never
+   * run against another. */
   dyn_expression_builder_set_text (self->builder, "");
+  dyn_expression_builder_reset_read_options (self->builder);
   dyn_expression_builder_set_table (self->builder, NULL);
   self->updating_indexes = TRUE;
   gtk_string_list_splice (self->index_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->index_names)), NULL);

@@ -837,6 +837,60 @@ test_get_item (Fixture       *fixture,
   g_assert_cmpint (dyn_window_get_request (fixture->window)->op, ==, DYN_OP_QUERY);
 }
 
+/* Another table: the options and the key form were this table's, and are
+ * not carried over (its attribute names are not the other's). */
+static void
+test_other_table (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  DynExpressionBuilder *builder;
+  g_autofree char *other = NULL;
+  g_autoptr(GError) error = NULL;
+  DynReadRequest *read;
+
+  if (fixture->window == NULL)
+    return;
+  builder = dyn_window_get_builder (fixture->window);
+  other = dyn_test_table_name ("Products");
+  g_assert_true (dyn_test_create_table (fixture->other, other, "sku:S", NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.refresh-tables", NULL));
+  dyn_test_wait_idle (fixture->window);
+
+  dyn_expression_builder_set_projection (builder, "title");
+  dyn_expression_builder_set_consistent_read (builder, TRUE);
+  dyn_expression_builder_set_descending (builder, TRUE);
+  dyn_expression_builder_set_count_only (builder, TRUE);
+  dyn_expression_builder_set_read_page_size (builder, 3);
+  dyn_expression_builder_set_by_key (builder, TRUE);
+  gtk_editable_set_text (GTK_EDITABLE (find_key_row (GTK_WIDGET (builder), "series")), "Lost");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.open-table", "s", other));
+  dyn_test_wait_idle (fixture->window);
+  g_assert_null (dyn_window_get_error_text (fixture->window));
+  g_assert_false (dyn_expression_builder_get_by_key (builder));
+  g_assert_null (dyn_expression_builder_get_projection (builder));
+  g_assert_false (dyn_expression_builder_get_consistent_read (builder));
+  g_assert_false (dyn_expression_builder_get_descending (builder));
+  g_assert_false (dyn_expression_builder_get_count_only (builder));
+  g_assert_cmpint (dyn_expression_builder_get_read_page_size (builder), ==, -1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (find_projection_entry (GTK_WIDGET (builder)))), ==, "");
+  read = dyn_expression_builder_get_read_request (builder);
+  g_assert_nonnull (read);
+  g_assert_null (dyn_read_request_get_request (read)->projection);
+  g_assert_null (dyn_read_request_get_request (read)->select);
+  /* A hash-only table: one key field. */
+  dyn_expression_builder_set_by_key (builder, TRUE);
+  g_assert_nonnull (find_key_row (GTK_WIDGET (builder), "sku"));
+  g_assert_null (find_key_row (GTK_WIDGET (builder), "series"));
+  gtk_editable_set_text (GTK_EDITABLE (find_key_row (GTK_WIDGET (builder), "sku")), "nope");
+  dyn_test_iterate ();
+  run (fixture);
+  g_assert_cmpint (dyn_window_get_request (fixture->window)->op, ==, DYN_OP_GET_ITEM);
+  g_assert_nonnull (strstr (dyn_window_get_status_text (fixture->window), "no item with this key"));
+  dyn_test_delete_table (fixture->other, other, NULL);
+}
+
 /* The builder with the options set, for the README (builder-options.png). */
 static void
 test_options_screenshot (Fixture       *fixture,
@@ -881,6 +935,7 @@ main (int   argc,
   ADD ("page-size", test_page_size);
   ADD ("count-only", test_count_only);
   ADD ("get-item", test_get_item);
+  ADD ("other-table", test_other_table);
   ADD ("options-screenshot", test_options_screenshot);
 #undef ADD
 

@@ -532,7 +532,12 @@ update_key_rows (DynExpressionBuilder *self)
 {
   g_autoptr(GHashTable) typed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   const DynKeySchema *keys = self->table ? &self->table->table.keys : NULL;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
 
+  /* The focus leaves a field before it goes. */
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->key_list)))
+    gtk_root_set_focus (root, NULL);
   for (guint i = 0; i < self->key_rows->len; i++)
     {
       GtkWidget *row = self->key_rows->pdata[i];
@@ -2209,6 +2214,27 @@ dyn_expression_builder_set_key (DynExpressionBuilder *self,
     }
   self->freeze--;
   refresh (self);
+}
+
+void
+dyn_expression_builder_reset_read_options (DynExpressionBuilder *self)
+{
+  GObject *object = G_OBJECT (self);
+
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  g_object_freeze_notify (object);
+  self->freeze++;
+  dyn_expression_builder_set_by_key (self, FALSE);
+  dyn_expression_builder_set_key (self, NULL);
+  dyn_expression_builder_set_projection (self, NULL);
+  dyn_expression_builder_set_consistent_read (self, FALSE);
+  dyn_expression_builder_set_descending (self, FALSE);
+  dyn_expression_builder_set_count_only (self, FALSE);
+  dyn_expression_builder_set_read_page_size (self, -1);
+  self->freeze--;
+  refresh (self);
+  g_object_thaw_notify (object);
 }
 
 gboolean

@@ -86,6 +86,9 @@ void                dyn_expression_builder_set_by_key        (DynExpressionBuild
 /* Fills the key form from @key's attributes (NULL: empties it). */
 void                dyn_expression_builder_set_key           (DynExpressionBuilder  *self,
                                                               DynValue              *key);
+/* Every read option back to its default, the key form emptied, finding
+ * items (for another table: its attributes are not this one's). */
+void                dyn_expression_builder_reset_read_options (DynExpressionBuilder *self);
 /* TRUE while the text does not parse: the last result is not shown (and not valid). */
 gboolean            dyn_expression_builder_get_stale         (DynExpressionBuilder  *self);
 
