@@ -596,7 +596,7 @@ update_read_widgets (DynExpressionBuilder *self)
   gboolean read = has_plan (self->kind);
   gboolean by_key = read && self->by_key;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->read_box), read && (self->table != NULL || self->index != NULL));
+  gtk_widget_set_visible (GTK_WIDGET (self->read_box), read && self->table != NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->index_box),
                           read && !by_key && self->table != NULL &&
                           self->table->indexes != NULL && self->table->indexes->len > 0);
