@@ -2415,10 +2415,18 @@ dyn_expression_builder_apply_to_request (DynExpressionBuilder  *self,
   if (self->read != NULL)
     {
       /* A read: what it sends, key condition and filter, on its source. */
+      DynValue *key = dyn_read_request_get_key (self->read);
+
       request->op = dyn_read_request_get_operation (self->read);
       set_str (&request->key_condition, dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_KEY_CONDITION));
       set_str (&request->filter, dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_FILTER));
+      set_str (&request->projection, dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_PROJECTION));
       set_str (&request->index, dyn_read_request_get_index (self->read));
+      if (key != NULL)
+        {
+          g_clear_pointer (&request->key, dyn_value_unref);
+          request->key = dyn_value_ref (key);
+        }
     }
   else
     {

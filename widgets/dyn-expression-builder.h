@@ -107,7 +107,8 @@ DynExprNode        *dyn_expression_builder_dup_node          (DynExpressionBuild
 /* The plan line ("Query on index GSI1 · …"), NULL for kinds without one. */
 const char         *dyn_expression_builder_get_plan          (DynExpressionBuilder  *self);
 /* Sets the request field of the builder's kind (for a read: its operation,
- * index, key condition and filter) and adds its placeholders to the
+ * index, key condition, filter, projection and a GetItem's key; the other
+ * read options are the read request's) and adds its placeholders to the
  * request's maps; fails when the expression is not valid or a placeholder
  * is already used for something else. */
 gboolean            dyn_expression_builder_apply_to_request  (DynExpressionBuilder  *self,
