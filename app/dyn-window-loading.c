@@ -87,6 +87,9 @@ load_finished (DynWindow    *self,
     append_page (self, items);
   _dyn_window_clear_error (self);
   _dyn_window_update_status (self);
+  /* A GetItem that finds nothing says so where the row would be. */
+  if (self->request->op == DYN_OP_GET_ITEM && items != NULL && items->len == 0)
+    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("No item with this key")));
   _dyn_window_set_busy (self, FALSE);
   if (self->load_all && !dyn_pager_is_done (self->pager))
     _dyn_window_load_next (self);

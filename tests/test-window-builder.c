@@ -800,6 +800,7 @@ test_get_item (Fixture       *fixture,
   g_assert_cmpuint (dyn_collection_model_get_n_items_total (dyn_window_get_model (fixture->window)), ==, 0);
   status = dyn_window_get_status_text (fixture->window);
   g_assert_nonnull (strstr (status, "no item with this key"));
+  screenshot (fixture, "window-get-item-none.png");
 
   /* A number that is not one: the form says so, Run refuses. */
   gtk_editable_set_text (GTK_EDITABLE (episode), "ten");
