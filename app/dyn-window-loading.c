@@ -71,7 +71,7 @@ load_finished (DynWindow    *self,
     {
       self->load_all = FALSE;
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        _dyn_window_show_error (self, self->request->op == DYN_OP_QUERY ? "Query" : "Scan", error);
+        _dyn_window_show_error (self, dyn_operation_get_name (self->request->op), error);
       _dyn_window_update_status (self);
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
@@ -87,6 +87,9 @@ load_finished (DynWindow    *self,
     append_page (self, items);
   _dyn_window_clear_error (self);
   _dyn_window_update_status (self);
+  /* A GetItem that finds nothing says so where the row would be. */
+  if (self->request->op == DYN_OP_GET_ITEM && items != NULL && items->len == 0)
+    adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (_("No item with this key")));
   _dyn_window_set_busy (self, FALSE);
   if (self->load_all && !dyn_pager_is_done (self->pager))
     _dyn_window_load_next (self);
@@ -159,9 +162,9 @@ _dyn_window_load_next (DynWindow *self)
     }
   else
     {
-      /* Only the first page is small: Load More and Load All read full ones. */
-      if (dyn_pager_get_stats (self->pager)->pages > 0)
-        dyn_pager_set_page_limit (self->pager, 0);
+      /* The pager knows whether its Limit is the first page's only (the
+       * page-size setting: Load More and Load All read full pages) or the
+       * page size the builder asked for (every page). */
       dyn_pager_next_async (self->pager, self->load_cancellable, next_cb, data);
     }
 }
@@ -230,6 +233,7 @@ _dyn_window_new_scan (DynWindow *self)
   spec.index = dyn_expression_builder_get_index (self->builder);
   spec.mode = DYN_READ_CONDITION;
   spec.limit = self->page_size;
+  spec.first_page_only = TRUE;
   return dyn_read_request_new (self->keys, &spec);
 }
 
@@ -242,7 +246,8 @@ _dyn_window_run_builder (DynWindow  *self,
   const char *parse_error = dyn_expression_builder_get_parse_error (self->builder);
   const DynRequest *request;
 
-  if (parse_error != NULL)
+  /* The expression's text counts unless the builder gets an item by key. */
+  if (parse_error != NULL && !dyn_expression_builder_get_by_key (self->builder))
     {
       g_set_error_literal (error, DYN_ERROR, DYN_ERROR_EXPRESSION, parse_error);
       return FALSE;
@@ -444,8 +449,10 @@ clear_table (DynWindow *self)
   dyn_item_grid_set_model (self->grid, NULL);
   dyn_item_detail_set_item (self->detail, NULL);
   dyn_table_details_set_description (self->table_details, NULL);
-  /* The expression belonged to that table: it never runs against another. */
+  /* The expression and the read options belonged to that table: they never
+   * run against another. */
   dyn_expression_builder_set_text (self->builder, "");
+  dyn_expression_builder_reset_read_options (self->builder);
   dyn_expression_builder_set_table (self->builder, NULL);
   self->updating_indexes = TRUE;
   gtk_string_list_splice (self->index_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->index_names)), NULL);

@@ -146,33 +146,57 @@ describe_stats (DynWindow *self)
 
   if (stats == NULL)
     return NULL;
-  operation = self->request->op == DYN_OP_QUERY ? "Query" : "Scan";
+  operation = dyn_operation_get_name (self->request->op);
   s = g_string_new (operation);
   if (self->request->index != NULL)
     g_string_append_printf (s, " %s", self->request->index);
   g_string_append (s, " · ");
   g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u request", "%u requests", stats->requests),
                           stats->requests);
-  g_string_append (s, " · ");
-  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u page", "%u pages", stats->pages), stats->pages);
+  if (self->request->op != DYN_OP_GET_ITEM)
+    {
+      g_string_append (s, " · ");
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u page", "%u pages", stats->pages), stats->pages);
+    }
   g_ascii_formatd (units, sizeof units, stats->read_units == (gint64) stats->read_units ? "%.0f" : "%.1f",
                    stats->read_units);
   g_string_append_printf (s, " · %s RCU · ", units);
-  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", (guint) stats->items),
-                          (guint) stats->items);
-  if (stats->scanned != stats->items)
+  if (self->request->consistent_read)
+    g_string_append_printf (s, "%s · ", _("strongly consistent"));
+  if (g_strcmp0 (self->request->select, "COUNT") == 0)
+    /* Translators: a read that only counts (Select=COUNT) */
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "count only: %u item", "count only: %u items",
+                                            (guint) stats->counted), (guint) stats->counted);
+  else if (self->request->op == DYN_OP_GET_ITEM && stats->pages > 0 && stats->items == 0)
+    g_string_append (s, _("no item with this key"));
+  else
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", (guint) stats->items),
+                            (guint) stats->items);
+  if (g_strcmp0 (self->request->select, "COUNT") == 0 && stats->scanned != stats->counted)
     {
       g_string_append (s, " ");
       g_string_append_printf (s, _("(%u scanned)"), (guint) stats->scanned);
     }
-  if (self->model != NULL && self->grid != NULL && dyn_item_grid_get_grouped (self->grid))
+  else if (g_strcmp0 (self->request->select, "COUNT") != 0 && stats->scanned != stats->items)
+    {
+      g_string_append (s, " ");
+      g_string_append_printf (s, _("(%u scanned)"), (guint) stats->scanned);
+    }
+  if (self->model != NULL && self->grid != NULL && dyn_item_grid_get_grouped (self->grid) &&
+      g_strcmp0 (self->request->select, "COUNT") != 0 && self->request->op != DYN_OP_GET_ITEM)
     {
       guint n = dyn_collection_model_get_n_collections (self->model);
       g_string_append (s, " · ");
       g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u collection", "%u collections", n), n);
     }
-  /* The first read is small and says so. */
-  if (self->request->limit > 0 && stats->pages <= 1)
+  /* The first read is small and says so; a page size chosen for the read
+   * is every page's. */
+  if (self->request->limit > 0 && self->read != NULL && !dyn_read_request_get_first_page_only (self->read))
+    {
+      g_string_append (s, " · ");
+      g_string_append_printf (s, _("pages of %u"), (guint) self->request->limit);
+    }
+  else if (self->request->limit > 0 && stats->pages <= 1)
     {
       g_string_append (s, " · ");
       g_string_append_printf (s, _("first page limited to %u"), (guint) self->request->limit);

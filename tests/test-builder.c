@@ -716,6 +716,206 @@ test_snippet (Fixture       *fixture,
   g_assert_cmpstr (copied, ==, dyn_expression_builder_get_snippet (fixture->builder));
 }
 
+/* The read options: each is carried by the read request (and so by Run and
+ * the snippet); those that do not apply to a read show off and say why. */
+static void
+test_read_options (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(DynTableKeys) movies = movies_table ();
+  DynExpressionBuilder *builder = fixture->builder;
+  DynReadRequest *read;
+  const DynRequest *request;
+
+  dyn_expression_builder_set_table (builder, movies);
+  dyn_expression_builder_set_page_size (builder, 50);
+  dyn_expression_builder_set_text (builder, "year = 2013");
+  g_assert_true (shows_label (GTK_WIDGET (builder), "Read Options"));
+
+  /* The window's page size is the first page's. */
+  read = dyn_expression_builder_get_read_request (builder);
+  g_assert_nonnull (read);
+  request = dyn_read_request_get_request (read);
+  g_assert_cmpint (request->op, ==, DYN_OP_QUERY);
+  g_assert_cmpint (request->limit, ==, 50);
+  g_assert_true (dyn_read_request_get_first_page_only (read));
+  g_assert_cmpint (dyn_expression_builder_get_read_page_size (builder), ==, -1);
+  g_assert_true (shows_label (GTK_WIDGET (builder), "first page"));
+
+  /* Attributes: with the key attributes, shown as sent. */
+  g_object_set (builder, "projection", "title, info.rating", NULL);
+  request = dyn_read_request_get_request (dyn_expression_builder_get_read_request (builder));
+  g_assert_cmpstr (request->projection, ==, "#t, #i.#r, #y");
+  g_assert_cmpstr (g_hash_table_lookup (request->names, "#y"), ==, "year");
+  g_assert_true (shows_label (GTK_WIDGET (builder), "ProjectionExpression"));
+  g_assert_true (shows_label (GTK_WIDGET (builder), "#t, #i.#r, #y"));
+  g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (builder), "--projection-expression '#t, #i.#r, #y'"));
+
+  /* Strongly consistent, through the property's action. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (builder), "builder.consistent-read", NULL));
+  g_assert_true (dyn_expression_builder_get_consistent_read (builder));
+  request = dyn_read_request_get_request (dyn_expression_builder_get_read_request (builder));
+  g_assert_true (request->consistent_read);
+  g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (builder), "--consistent-read"));
+
+  /* A local index has consistent reads; a global one has none: not sent,
+   * and the builder says why. */
+  dyn_expression_builder_set_index (builder, "byRating");
+  request = dyn_read_request_get_request (dyn_expression_builder_get_read_request (builder));
+  g_assert_cmpstr (request->index, ==, "byRating");
+  g_assert_true (request->consistent_read);
+  dyn_expression_builder_set_index (builder, "byGenre");
+  dyn_expression_builder_set_text (builder, "genre = \"Drama\"");
+  read = dyn_expression_builder_get_read_request (builder);
+  g_assert_true (dyn_read_request_is_valid (read));
+  request = dyn_read_request_get_request (read);
+  g_assert_cmpstr (request->index, ==, "byGenre");
+  g_assert_false (request->consistent_read);
+  g_assert_true (dyn_expression_builder_get_consistent_read (builder));
+  g_assert_true (shows_label (GTK_WIDGET (builder), "A global secondary index only has eventually consistent reads: "
+                                                    "this read is not strongly consistent."));
+  g_assert_null (strstr (dyn_expression_builder_get_snippet (builder), "--consistent-read"));
+  dyn_expression_builder_set_index (builder, NULL);
+  dyn_expression_builder_set_text (builder, "year = 2013");
+  g_assert_false (shows_label (GTK_WIDGET (builder), "A global secondary index only has eventually consistent reads: "
+                                                     "this read is not strongly consistent."));
+  g_assert_true (dyn_read_request_get_request (dyn_expression_builder_get_read_request (builder))->consistent_read);
+
+  /* Descending: a Query's; a Scan has no order. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (builder), "builder.descending", NULL));
+  request = dyn_read_request_get_request (dyn_expression_builder_get_read_request (builder));
+  g_assert_false (request->scan_forward);
+  g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (builder), "--no-scan-index-forward"));
+  dyn_expression_builder_set_text (builder, "rating > 5");
+  request = dyn_read_request_get_request (dyn_expression_builder_get_read_request (builder));
+  g_assert_cmpint (request->op, ==, DYN_OP_SCAN);
+  g_assert_true (request->scan_forward);
+  g_assert_true (dyn_expression_builder_get_descending (builder));
+  g_assert_true (shows_label (GTK_WIDGET (builder),
+                              "A Scan returns the items in no order: Descending applies to a Query."));
+  g_assert_null (strstr (dyn_expression_builder_get_snippet (builder), "scan-index-forward"));
+
+  /* A page size for this read: every page's; "Full" sends none. */
+  g_object_set (builder, "read-page-size", (gint64) 7, NULL);
+  read = dyn_expression_builder_get_read_request (builder);
+  g_assert_cmpint (dyn_read_request_get_request (read)->limit, ==, 7);
+  g_assert_false (dyn_read_request_get_first_page_only (read));
+  g_assert_true (shows_label (GTK_WIDGET (builder), "every page"));
+  dyn_expression_builder_set_page_size (builder, 20);   /* the window's setting changes: not this read's */
+  g_assert_cmpint (dyn_read_request_get_request (dyn_expression_builder_get_read_request (builder))->limit, ==, 7);
+  dyn_expression_builder_set_read_page_size (builder, 0);
+  read = dyn_expression_builder_get_read_request (builder);
+  g_assert_cmpint (dyn_read_request_get_request (read)->limit, ==, 0);
+  g_assert_null (strstr (dyn_expression_builder_get_snippet (builder), "--page-size"));
+  dyn_expression_builder_set_read_page_size (builder, -1);
+  read = dyn_expression_builder_get_read_request (builder);
+  g_assert_cmpint (dyn_read_request_get_request (read)->limit, ==, 20);
+  g_assert_true (dyn_read_request_get_first_page_only (read));
+
+  /* Count only: Select=COUNT, no projection. */
+  dyn_expression_builder_set_descending (builder, FALSE);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (builder), "builder.count-only", NULL));
+  read = dyn_expression_builder_get_read_request (builder);
+  g_assert_true (dyn_read_request_get_count_only (read));
+  g_assert_null (dyn_read_request_get_request (read)->projection);
+  g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (builder), "--select COUNT"));
+  g_assert_true (shows_label (GTK_WIDGET (builder), "Count only: no items and no attributes are read; the status "
+                                                    "line says how many items matched and what that cost."));
+  dyn_expression_builder_set_count_only (builder, FALSE);
+  g_assert_nonnull (dyn_read_request_get_request (dyn_expression_builder_get_read_request (builder))->projection);
+
+  /* A projection that does not parse: no read, and the field is named. */
+  dyn_expression_builder_set_projection (builder, "title,,");
+  g_assert_null (dyn_expression_builder_get_read_request (builder));
+  g_assert_false (dyn_expression_builder_get_valid (builder));
+  g_assert_true (g_str_has_prefix (dyn_expression_builder_get_messages (builder)[0], "ProjectionExpression: "));
+  g_assert_null (dyn_expression_builder_get_snippet (builder));
+  dyn_expression_builder_set_projection (builder, "");
+  g_assert_null (dyn_expression_builder_get_projection (builder));
+  g_assert_true (dyn_expression_builder_get_valid (builder));
+}
+
+/* Get Item by Key: a typed field per key attribute of the table; an index
+ * or an expression given switch back to finding items. */
+static void
+test_get_item_form (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(DynTableKeys) movies = movies_table ();
+  g_autoptr(DynValue) key = NULL;
+  DynExpressionBuilder *builder = fixture->builder;
+  DynReadRequest *read;
+  const DynRequest *request;
+
+  /* Without a table there is no key to get by. */
+  dyn_expression_builder_set_table (builder, NULL);
+  dyn_expression_builder_set_by_key (builder, TRUE);
+  g_assert_false (dyn_expression_builder_get_by_key (builder));
+
+  dyn_expression_builder_set_table (builder, movies);
+  dyn_expression_builder_set_text (builder, "year = 2013 AND begins_with(title, \"R\")");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (builder), "builder.by-key", NULL));
+  g_assert_true (dyn_expression_builder_get_by_key (builder));
+  g_assert_true (shows_label (GTK_WIDGET (builder), "Primary Key"));
+  g_assert_true (shows_label (GTK_WIDGET (builder), "Partition key · Number"));
+  g_assert_true (shows_label (GTK_WIDGET (builder), "Sort key · String"));
+  g_assert_false (gtk_widget_get_mapped (_dyn_expression_builder_get_text_view (GTK_WIDGET (builder))));
+  /* Nothing typed yet. */
+  g_assert_false (dyn_expression_builder_get_valid (builder));
+  g_assert_cmpstr (dyn_expression_builder_get_messages (builder)[0], ==, "year: a key attribute must not be empty");
+  g_assert_true (shows_label (GTK_WIDGET (builder), "Not planned: the key is not complete"));
+
+  key = dyn_item_from_ddb_json_string ("{\"year\":{\"N\":\"2013\"},\"title\":{\"S\":\"Rush\"}}", -1, NULL);
+  dyn_expression_builder_set_key (builder, key);
+  read = dyn_expression_builder_get_read_request (builder);
+  g_assert_true (dyn_read_request_is_valid (read));
+  request = dyn_read_request_get_request (read);
+  g_assert_cmpint (request->op, ==, DYN_OP_GET_ITEM);
+  g_assert_true (dyn_value_equal (request->key, key));
+  g_assert_cmpint (request->limit, ==, 0);
+  g_assert_null (request->select);
+  g_assert_cmpstr (dyn_expression_builder_get_plan (builder), ==,
+                   "GetItem on table movies · GetItem of the one item with year = 2013 AND title = \"Rush\"");
+  g_assert_true (shows_label (GTK_WIDGET (builder), "Key"));
+  g_assert_true (shows_label (GTK_WIDGET (builder), "No problems found"));
+  g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (builder), "aws dynamodb get-item"));
+  /* Count, descending and the page size are not a GetItem's; projection
+   * and consistency are. */
+  dyn_expression_builder_set_count_only (builder, TRUE);
+  dyn_expression_builder_set_descending (builder, TRUE);
+  dyn_expression_builder_set_consistent_read (builder, TRUE);
+  dyn_expression_builder_set_projection (builder, "rating");
+  read = dyn_expression_builder_get_read_request (builder);
+  g_assert_true (dyn_read_request_is_valid (read));
+  request = dyn_read_request_get_request (read);
+  g_assert_true (request->consistent_read);
+  g_assert_cmpstr (request->projection, ==, "#r, #y, #t");
+  g_assert_null (request->select);
+  dyn_expression_builder_set_count_only (builder, FALSE);
+  dyn_expression_builder_set_descending (builder, FALSE);
+
+  /* An index is read by finding items; the expression is still there. */
+  dyn_expression_builder_set_index (builder, "byGenre");
+  g_assert_false (dyn_expression_builder_get_by_key (builder));
+  g_assert_true (gtk_widget_get_mapped (_dyn_expression_builder_get_text_view (GTK_WIDGET (builder))));
+  g_assert_cmpint (dyn_read_request_get_operation (dyn_expression_builder_get_read_request (builder)), ==,
+                   DYN_OP_SCAN);
+  /* Getting by key reads the table; what was typed into the form stays. */
+  dyn_expression_builder_set_by_key (builder, TRUE);
+  g_assert_null (dyn_expression_builder_get_index (builder));
+  g_assert_cmpint (dyn_read_request_get_operation (dyn_expression_builder_get_read_request (builder)), ==,
+                   DYN_OP_GET_ITEM);
+  /* An expression given: finding items again. */
+  dyn_expression_builder_set_text (builder, "year = 2014");
+  g_assert_false (dyn_expression_builder_get_by_key (builder));
+  g_assert_cmpint (dyn_read_request_get_operation (dyn_expression_builder_get_read_request (builder)), ==,
+                   DYN_OP_QUERY);
+  /* No table: no key. */
+  dyn_expression_builder_set_by_key (builder, TRUE);
+  dyn_expression_builder_set_table (builder, NULL);
+  g_assert_false (dyn_expression_builder_get_by_key (builder));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -745,6 +945,8 @@ main (int    argc,
   ADD ("suggestion-button", FILTER, test_suggestion_button);
   ADD ("key-condition-suggestion", KEY_CONDITION, test_key_condition_suggestion);
   ADD ("key-types", FILTER, test_key_types);
+  ADD ("read-options", FILTER, test_read_options);
+  ADD ("get-item-form", FILTER, test_get_item_form);
 #undef ADD
 
   return g_test_run ();

@@ -1371,6 +1371,472 @@ test_multikey_go_java (void)
   check_javac (java);
 }
 
+/* Read options (issue 11) ---------------------------------------------------------
+ *
+ * The reads the builder makes (dyn_read_request_new() with the builder's
+ * options: a projection with the key attributes added, strongly consistent,
+ * descending, a page size for every page, a count, a GetItem of a typed key)
+ * on a table unlike the demo data: a numeric sort key. Each language's
+ * snippet of the read request reads what the read request's own pager
+ * reads, the window's read; DynamoDB Local says what it refuses. */
+
+static const DynTableKeys *
+episodes_table (char **name)
+{
+  static char *table;
+  static DynTableKeys *keys;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(DynResponse) described = NULL;
+  g_autofree char *params = NULL;
+
+  if (!ensure_table ())
+    return NULL;
+  if (keys != NULL)
+    {
+      *name = table;
+      return keys;
+    }
+  table = dyn_test_table_name ("snippet-episodes");
+  params = g_strdup_printf (
+    "{\"TableName\":\"%s\",\"BillingMode\":\"PAY_PER_REQUEST\","
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"series\",\"AttributeType\":\"S\"},"
+    "{\"AttributeName\":\"episode\",\"AttributeType\":\"N\"},"
+    "{\"AttributeName\":\"network\",\"AttributeType\":\"S\"},"
+    "{\"AttributeName\":\"rating\",\"AttributeType\":\"N\"}],"
+    "\"KeySchema\":[{\"AttributeName\":\"series\",\"KeyType\":\"HASH\"},"
+    "{\"AttributeName\":\"episode\",\"KeyType\":\"RANGE\"}],"
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"ByNetwork\",\"KeySchema\":["
+    "{\"AttributeName\":\"network\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"rating\",\"KeyType\":\"RANGE\"}],"
+    "\"Projection\":{\"ProjectionType\":\"ALL\"}}]}", table);
+  dyn_test_create_table_json (S.client, table, params, &error);
+  g_assert_no_error (error);
+  items = dyn_test_item_array_new ();
+  /* Episode numbers that sort differently as text; a reserved word
+   * (Year) and a name that needs quoting among the attributes. */
+  for (guint i = 1; i <= 14; i++)
+    g_ptr_array_add (items, dyn_test_itemf (
+      "{\"series\":{\"S\":\"%s\"},\"episode\":{\"N\":\"%u\"},\"network\":{\"S\":\"%s\"},"
+      "\"rating\":{\"N\":\"%u.%u5\"},\"title\":{\"S\":\"Episode %u – it's\"},\"Year\":{\"N\":\"%u\"},"
+      "\"info\":{\"M\":{\"plot\":{\"S\":\"Plot %u\"},\"cast\":{\"L\":[{\"S\":\"Jack\"},{\"S\":\"Kate\"}]},"
+      "\"it's\":{\"BOOL\":true}}}}",
+      i <= 11 ? "Lost" : "Dark", i, i % 2 ? "ABC" : "NBC", 6 + i % 4, i, i, 2000 + i, i));
+  dyn_test_load_items (S.client, table, items, &error);
+  g_assert_no_error (error);
+  described = dyn_test_callf (S.client, "DescribeTable", &error, "{\"TableName\":\"%s\"}", table);
+  g_assert_no_error (error);
+  keys = dyn_table_keys_from_description (json_object_get_object_member (json_node_get_object (described->root),
+                                                                         "Table"), &error);
+  g_assert_no_error (error);
+  *name = table;
+  return keys;
+}
+
+static DynExprNode *
+parse_as (const char  *text,
+          DynExprRole  role)
+{
+  g_autoptr(GError) error = NULL;
+  DynExprNode *node = text ? dyn_expr_parse (text, role, NULL, NULL, NULL, &error) : NULL;
+
+  g_assert_no_error (error);
+  return node;
+}
+
+/* The read the builder makes of @filter (its condition) and @projection
+ * (both in the expression syntax), with the options in @spec. */
+static DynReadRequest *
+episodes_read (DynReadSpec *spec,
+               const char  *filter,
+               const char  *projection)
+{
+  char *table = NULL;
+  const DynTableKeys *keys = episodes_table (&table);
+  g_autoptr(DynExprNode) filter_node = NULL;
+  g_autoptr(DynExprNode) projection_node = NULL;
+
+  if (keys == NULL)
+    return NULL;
+  filter_node = parse_as (filter, DYN_EXPR_ROLE_FILTER);
+  projection_node = parse_as (projection, DYN_EXPR_ROLE_PROJECTION);
+  if (spec->mode != DYN_READ_GET_ITEM)
+    {
+      spec->mode = DYN_READ_CONDITION;
+      spec->filter_node = filter_node;
+    }
+  spec->projection_node = projection_node;
+  spec->project_keys = TRUE;
+  return dyn_read_request_new (keys, spec);
+}
+
+/* Every snippet of @read prints what its pager reads, and writes each of
+ * @needles (one list per language, NULL-separated: CLI, boto3, JS, Go,
+ * Java); Go and Java are checked with gofmt and javac. */
+static void
+check_read_request (DynReadRequest     *read,
+                    guint               min_items,
+                    const char * const *needles)
+{
+  g_autoptr(DynPager) pager = NULL;
+  g_autoptr(GPtrArray) expected = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *endpoint = dyn_test_server_get_endpoint (S.server);
+  guint n = 0;
+
+  if (!dyn_read_request_is_valid (read))
+    g_error ("not valid: %s", dyn_read_request_get_error (read)->message);
+  pager = dyn_read_request_new_pager (read, S.client);
+  expected = dyn_test_pager_run (pager, 1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (expected->len, >=, min_items);
+
+  for (DynSnippetLanguage lang = 0; lang < DYN_SNIPPET_N_LANGUAGES; lang++)
+    {
+      g_autofree char *code = dyn_read_request_dup_snippet (read, lang, endpoint, DYN_TEST_REGION);
+
+      if (g_test_verbose ())
+        g_test_message ("%s", code);
+      for (; needles != NULL && needles[n] != NULL; n++)
+        assert_contains (code, needles[n]);
+      if (needles != NULL)
+        n++;
+      if (lang == DYN_SNIPPET_GO)
+        check_gofmt (code);
+      else if (lang == DYN_SNIPPET_JAVA)
+        check_javac (code);
+      else if (S.tool[lang] != NULL)
+        {
+          g_autofree char *out = run_snippet (lang, code, FALSE);
+          g_autoptr(GPtrArray) got = parse_items (lang, out);
+
+          assert_items_equal (lang, got, expected);
+        }
+    }
+}
+
+/* Attributes, strongly consistent, descending, pages of 4: one Query. */
+static void
+test_read_options_query (void)
+{
+  DynReadSpec spec = { 0 };
+  g_autoptr(DynReadRequest) read = NULL;
+  const DynRequest *request;
+  static const char * const needles[] = {
+    "aws dynamodb query", "--consistent-read", "--no-scan-index-forward", "--page-size 4",
+    "--projection-expression '#t, #i.#p, #i.#is, #y, #s, #e'", NULL,
+    "\"ConsistentRead\": True", "\"ScanIndexForward\": False", "\"Limit\": 4", "\"ProjectionExpression\":", NULL,
+    "ConsistentRead: true", "ScanIndexForward: false", "Limit: 4", "ProjectionExpression:", NULL,
+    "ConsistentRead:", "aws.Bool(true)", "ScanIndexForward:", "aws.Bool(false)", "aws.Int32(4)", NULL,
+    ".consistentRead(true)", ".scanIndexForward(false)", ".limit(4)", ".projectionExpression(", NULL,
+  };
+
+  spec.consistent_read = TRUE;
+  spec.descending = TRUE;
+  spec.limit = 4;
+  read = episodes_read (&spec, "series = \"Lost\" AND episode >= 3", "title, info.plot, info.`it's`, Year");
+  if (read == NULL)
+    return;
+  request = dyn_read_request_get_request (read);
+  g_assert_cmpint (request->op, ==, DYN_OP_QUERY);
+  g_assert_true (request->consistent_read);
+  g_assert_false (request->scan_forward);
+  g_assert_cmpint (request->limit, ==, 4);
+  /* The key attributes come with the projection. */
+  g_assert_cmpstr (request->projection, ==, "#t, #i.#p, #i.#is, #y, #s, #e");
+  g_assert_cmpstr (g_hash_table_lookup (request->names, "#s"), ==, "series");
+  g_assert_cmpstr (g_hash_table_lookup (request->names, "#e"), ==, "episode");
+  check_read_request (read, 9, needles);
+}
+
+/* The same options on a Scan: no order to reverse, nothing sent for it
+ * (DynamoDB Local ignores ScanIndexForward on a Scan; the SDKs refuse it). */
+static void
+test_read_options_scan (void)
+{
+  DynReadSpec spec = { 0 };
+  g_autoptr(DynReadRequest) read = NULL;
+  g_autoptr(JsonNode) body = NULL;
+  const DynRequest *request;
+  static const char * const needles[] = {
+    "aws dynamodb scan", "--consistent-read", "--page-size 3", NULL,
+    "\"ConsistentRead\": True", NULL,
+    "ConsistentRead: true", NULL,
+    "aws.Int32(3)", NULL,
+    ".consistentRead(true)", NULL,
+  };
+
+  spec.consistent_read = TRUE;
+  spec.descending = TRUE;
+  spec.limit = 3;
+  read = episodes_read (&spec, "rating > 8", "title, rating");
+  if (read == NULL)
+    return;
+  request = dyn_read_request_get_request (read);
+  g_assert_cmpint (request->op, ==, DYN_OP_SCAN);
+  g_assert_true (request->scan_forward);
+  body = dyn_read_request_dup_body (read);
+  g_assert_false (json_object_has_member (json_node_get_object (body), "ScanIndexForward"));
+  check_read_request (read, 3, needles);
+  for (DynSnippetLanguage lang = 0; lang < DYN_SNIPPET_N_LANGUAGES; lang++)
+    {
+      g_autofree char *code = dyn_read_request_dup_snippet (read, lang, NULL, NULL);
+
+      assert_lacks (code, "can-index-forward");
+      assert_lacks (code, "canIndexForward");
+    }
+}
+
+/* A global index: descending and pages of 2; ConsistentRead is refused
+ * there, with the words DynamoDB Local uses for it. */
+static void
+test_read_options_gsi (void)
+{
+  DynReadSpec spec = { 0 };
+  g_autoptr(DynReadRequest) read = NULL;
+  g_autoptr(DynReadRequest) refused = NULL;
+  g_autoptr(DynRequest) sent = NULL;
+  g_autoptr(DynResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char * const needles[] = {
+    "--index-name ByNetwork", "--no-scan-index-forward", "--page-size 2", NULL,
+    "\"IndexName\": \"ByNetwork\"", NULL, "IndexName:", NULL, "IndexName:", NULL, ".indexName(\"ByNetwork\")", NULL,
+  };
+
+  spec.index = "ByNetwork";
+  spec.descending = TRUE;
+  spec.limit = 2;
+  read = episodes_read (&spec, "network = \"ABC\" AND rating > 7", NULL);
+  if (read == NULL)
+    return;
+  g_assert_cmpint (dyn_read_request_get_operation (read), ==, DYN_OP_QUERY);
+  check_read_request (read, 3, needles);
+
+  spec = (DynReadSpec) { 0 };
+  spec.index = "ByNetwork";
+  spec.consistent_read = TRUE;
+  refused = episodes_read (&spec, "network = \"ABC\"", NULL);
+  g_assert_false (dyn_read_request_is_valid (refused));
+  g_assert_cmpstr (dyn_read_request_get_error_field (refused), ==, "ConsistentRead");
+  /* DynamoDB Local refuses the same request with the same words. */
+  sent = dyn_request_copy (dyn_read_request_get_request (read));
+  sent->consistent_read = TRUE;
+  response = dyn_test_execute (S.client, sent, &error);
+  g_assert_null (response);
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_VALIDATION);
+  g_assert_cmpstr (dyn_error_get_details (error)->message, ==, dyn_read_request_get_error (refused)->message);
+}
+
+/* Count only: the count each snippet prints is the read's. A projection is
+ * refused with DynamoDB Local's words. */
+static void
+test_read_options_count (void)
+{
+  DynReadSpec spec = { 0 };
+  g_autoptr(DynReadRequest) read = NULL;
+  g_autoptr(DynReadRequest) refused = NULL;
+  g_autoptr(DynPager) pager = NULL;
+  g_autoptr(GPtrArray) none = NULL;
+  g_autoptr(DynRequest) sent = NULL;
+  g_autoptr(DynResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *endpoint;
+
+  spec.count_only = TRUE;
+  spec.limit = 3;
+  read = episodes_read (&spec, "series = \"Lost\" AND rating > 7", NULL);
+  if (read == NULL)
+    return;
+  endpoint = dyn_test_server_get_endpoint (S.server);
+  g_assert_true (dyn_read_request_get_count_only (read));
+  g_assert_cmpstr (dyn_read_request_get_request (read)->select, ==, "COUNT");
+  pager = dyn_read_request_new_pager (read, S.client);
+  none = dyn_test_pager_run (pager, 1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (none->len, ==, 0);
+  /* Pages of three of eleven: four pages; ratings 7.x to 9.x count, the
+   * two 6.x do not. */
+  g_assert_cmpuint (dyn_pager_get_stats (pager)->pages, ==, 4);
+  g_assert_cmpuint (dyn_pager_get_stats (pager)->scanned, ==, 11);
+  g_assert_cmpuint (dyn_pager_get_stats (pager)->counted, ==, 9);
+  g_assert_cmpuint (dyn_pager_get_stats (pager)->items, ==, 0);
+
+  for (guint i = 0; i < RUN_LANGS; i++)
+    {
+      DynSnippetLanguage lang = run_langs[i];
+      g_autofree char *code = NULL;
+      g_autofree char *out = NULL;
+      gint64 count;
+
+      if (S.tool[lang] == NULL)
+        continue;
+      code = dyn_read_request_dup_snippet (read, lang, endpoint, DYN_TEST_REGION);
+      out = run_snippet (lang, code, FALSE);
+      if (lang == DYN_SNIPPET_CLI)
+        {
+          g_autoptr(JsonNode) root = dyn_json_parse (out, -1, &error);
+
+          g_assert_no_error (error);
+          count = json_object_get_int_member (json_node_get_object (root), "Count");
+        }
+      else
+        count = g_ascii_strtoll (out, NULL, 10);
+      g_assert_cmpint (count, ==, 9);
+    }
+
+  spec = (DynReadSpec) { 0 };
+  spec.count_only = TRUE;
+  refused = episodes_read (&spec, "series = \"Lost\"", "title");
+  g_assert_false (dyn_read_request_is_valid (refused));
+  g_assert_cmpstr (dyn_read_request_get_error_field (refused), ==, "ProjectionExpression");
+  sent = dyn_request_copy (dyn_read_request_get_request (read));
+  sent->projection = g_strdup ("title");
+  response = dyn_test_execute (S.client, sent, &error);
+  g_assert_null (response);
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_VALIDATION);
+  g_assert_cmpstr (dyn_error_get_details (error)->message, ==, dyn_read_request_get_error (refused)->message);
+}
+
+/* No Limit is sent for full pages: DynamoDB refuses a Limit of 0. */
+static void
+test_read_options_limit_zero (void)
+{
+  DynReadSpec spec = { 0 };
+  g_autoptr(DynReadRequest) read = NULL;
+  g_autoptr(JsonNode) body = NULL;
+  g_autoptr(DynResponse) response = NULL;
+  g_autoptr(GError) error = NULL;
+  char *table = NULL;
+
+  read = episodes_read (&spec, "series = \"Dark\"", NULL);
+  if (read == NULL)
+    return;
+  body = dyn_read_request_dup_body (read);
+  g_assert_false (json_object_has_member (json_node_get_object (body), "Limit"));
+  check_read_request (read, 3, NULL);
+  episodes_table (&table);
+  response = dyn_test_callf (S.client, "Scan", &error, "{\"TableName\":\"%s\",\"Limit\":0}", table);
+  g_assert_null (response);
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_VALIDATION);
+}
+
+/* GetItem of a typed key: with attributes and strongly consistent, one
+ * item; a key with none, nothing; keys DynamoDB refuses are refused first. */
+static void
+test_read_get_item (void)
+{
+  DynReadSpec spec = { 0 };
+  g_autoptr(DynReadRequest) read = NULL;
+  g_autoptr(DynPager) pager = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *texts[] = { "Lost", " 7 ", NULL };
+  const char *missing[] = { "Lost", "70", NULL };
+  const DynRequest *request;
+  static const char * const needles[] = {
+    "aws dynamodb get-item", "--key '{\"series\":{\"S\":\"Lost\"},\"episode\":{\"N\":\"7\"}}'",
+    "--consistent-read", "--projection-expression", NULL,
+    "get_item(", "\"ConsistentRead\": True", NULL,
+    "GetItemCommand", "ConsistentRead: true", NULL,
+    "client.GetItem(ctx, input)", "&types.AttributeValueMemberN{Value: \"7\"}", NULL,
+    "GetItemRequest.builder()", ".consistentRead(true)", "AttributeValue.builder().n(\"7\").build()", NULL,
+  };
+
+  spec.mode = DYN_READ_GET_ITEM;
+  spec.key_texts = texts;
+  spec.consistent_read = TRUE;
+  read = episodes_read (&spec, NULL, "title, info.cast[1], Year");
+  if (read == NULL)
+    return;
+  g_assert_true (dyn_read_request_is_valid (read));
+  request = dyn_read_request_get_request (read);
+  g_assert_cmpint (request->op, ==, DYN_OP_GET_ITEM);
+  g_assert_cmpstr (dyn_test_item_get_number (request->key, "episode"), ==, "7");
+  g_assert_cmpstr (request->projection, ==, "#t, #i.#c[1], #y, #s, #e");
+  g_assert_true (request->values == NULL || g_hash_table_size (request->values) == 0);
+  g_assert_cmpstr (dyn_read_request_get_reason (read), ==,
+                   "GetItem of the one item with series = \"Lost\" AND episode = 7");
+  pager = dyn_read_request_new_pager (read, S.client);
+  items = dyn_test_pager_run (pager, 1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (items->len, ==, 1);
+  g_assert_cmpuint (dyn_value_get_length (items->pdata[0]), ==, 5);
+  g_assert_true (dyn_pager_is_done (pager));
+  g_assert_cmpuint (dyn_pager_get_stats (pager)->requests, ==, 1);
+  g_assert_cmpfloat (dyn_pager_get_stats (pager)->read_units, ==, 1);
+  check_read_request (read, 1, needles);
+
+  /* No item with that key: nothing, in every language. */
+  g_clear_object (&read);
+  spec.key_texts = missing;
+  read = episodes_read (&spec, NULL, NULL);
+  check_read_request (read, 0, NULL);
+
+  /* What DynamoDB refuses is refused before it is sent, naming the attribute. */
+  {
+    static const struct {
+      const char *series, *episode, *message;
+    } bad[] = {
+      { "Lost", "seven", "episode: “seven” is not a DynamoDB number" },
+      { "", "7", "series: a key attribute must not be empty" },
+      { "Lost", "", "episode: a key attribute must not be empty" },
+      { "Lost", "1e400", "episode: “1e400” is not a DynamoDB number" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        const char *typed[] = { bad[i].series, bad[i].episode, NULL };
+
+        g_clear_object (&read);
+        spec.key_texts = typed;
+        read = episodes_read (&spec, NULL, NULL);
+        g_assert_false (dyn_read_request_is_valid (read));
+        g_assert_cmpstr (dyn_read_request_get_error (read)->message, ==, bad[i].message);
+        g_assert_cmpstr (dyn_read_request_get_error_field (read), ==, "Key");
+      }
+  }
+  /* Keys given as values: a missing or extra attribute, a wrong type. */
+  {
+    static const char * const keys[] = {
+      "{\"series\":{\"S\":\"Lost\"}}",
+      "{\"series\":{\"S\":\"Lost\"},\"episode\":{\"N\":\"7\"},\"title\":{\"S\":\"x\"}}",
+      "{\"series\":{\"S\":\"Lost\"},\"episode\":{\"S\":\"7\"}}",
+    };
+    char *table = NULL;
+
+    episodes_table (&table);
+    for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+      {
+        g_autoptr(DynValue) key = dyn_test_item (keys[i]);
+        g_autoptr(DynResponse) response = NULL;
+        g_autoptr(GError) server_error = NULL;
+
+        g_clear_object (&read);
+        spec.key_texts = NULL;
+        spec.key = key;
+        read = episodes_read (&spec, NULL, NULL);
+        g_assert_false (dyn_read_request_is_valid (read));
+        response = dyn_test_callf (S.client, "GetItem", &server_error, "{\"TableName\":\"%s\",\"Key\":%s}",
+                                   table, keys[i]);
+        g_assert_null (response);
+        g_assert_error (server_error, DYN_ERROR, DYN_ERROR_VALIDATION);
+      }
+    spec.key = NULL;
+  }
+  /* GetItem reads the table only, and has no count. */
+  spec.key_texts = texts;
+  spec.index = "ByNetwork";
+  g_clear_object (&read);
+  read = episodes_read (&spec, NULL, NULL);
+  g_assert_false (dyn_read_request_is_valid (read));
+  g_assert_cmpstr (dyn_read_request_get_error_field (read), ==, "IndexName");
+  spec.index = NULL;
+  spec.count_only = TRUE;
+  g_clear_object (&read);
+  read = episodes_read (&spec, NULL, NULL);
+  g_assert_false (dyn_read_request_is_valid (read));
+  g_assert_cmpstr (dyn_read_request_get_error_field (read), ==, "Select");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1393,6 +1859,12 @@ main (int argc, char **argv)
   g_test_add_func ("/dyn/snippet/delete-condition", test_delete_condition);
   g_test_add_func ("/dyn/snippet/multikey/query", test_multikey_query);
   g_test_add_func ("/dyn/snippet/multikey/go-java", test_multikey_go_java);
+  g_test_add_func ("/dyn/snippet/read-options/query", test_read_options_query);
+  g_test_add_func ("/dyn/snippet/read-options/scan", test_read_options_scan);
+  g_test_add_func ("/dyn/snippet/read-options/gsi", test_read_options_gsi);
+  g_test_add_func ("/dyn/snippet/read-options/count", test_read_options_count);
+  g_test_add_func ("/dyn/snippet/read-options/limit-zero", test_read_options_limit_zero);
+  g_test_add_func ("/dyn/snippet/read-options/get-item", test_read_get_item);
 
   ret = g_test_run ();
 

@@ -32,7 +32,14 @@ struct _DynExpressionBuilder
   DynExprNode        *parsed_node;      /* the text as last parsed (offsets into it) */
   DynExprContext     *context;          /* the valid compilation, or NULL */
   DynReadRequest     *read;             /* reads: the one object behind plan, output and Run */
-  gint64              page_size;
+  gint64              page_size;        /* the window's: the first page's Limit */
+  gint64              read_page_size;   /* the user's for this read: every page's; -1: page_size */
+  char               *projection;       /* the attributes to read, as typed */
+  GPtrArray          *key_rows;         /* AdwEntryRow per key attribute of the table */
+  gboolean            by_key;           /* reads: a GetItem of the key in the form */
+  gboolean            consistent_read;
+  gboolean            descending;
+  gboolean            count_only;
   char               *action_name;      /* what Ctrl+Enter runs (GtkActionable) */
   GVariant           *action_target;
   GPtrArray          *messages;         /* NULL-terminated */
@@ -47,10 +54,28 @@ struct _DynExpressionBuilder
   guint               updating_index : 1;
   guint               rows_edited : 1;
   guint               stale : 1;
+  guint               updating_options : 1;
 
   DynExprGroupRow    *root;
 
   AdwToastOverlay    *toast_overlay;
+  GtkBox             *read_box;
+  GtkToggleButton    *find_button;
+  GtkToggleButton    *get_button;
+  GtkBox             *key_box;
+  GtkListBox         *key_list;
+  GtkBox             *expression_box;
+  GtkBox             *options_box;
+  GtkEntry           *projection_entry;
+  GtkCheckButton     *consistent_check;
+  GtkWidget          *descending_check;
+  GtkWidget          *count_check;
+  GtkWidget          *page_size_box;
+  GtkSpinButton      *page_size_spin;
+  GtkLabel           *page_size_hint_label;
+  GtkLabel           *options_note_label;
+  GtkLabel           *projection_field_label;
+  GtkLabel           *projection_expression_label;
   GtkBox             *index_box;
   GtkDropDown        *index_dropdown;
   GtkTextView        *text_view;
@@ -86,6 +111,12 @@ enum {
   PROP_STALE,
   PROP_READ_REQUEST,
   PROP_PAGE_SIZE,
+  PROP_READ_PAGE_SIZE,
+  PROP_BY_KEY,
+  PROP_CONSISTENT_READ,
+  PROP_DESCENDING,
+  PROP_COUNT_ONLY,
+  PROP_PROJECTION,
   N_PROPS,
   PROP_ACTION_NAME,
   PROP_ACTION_TARGET,
@@ -173,6 +204,16 @@ static gboolean
 has_plan (DynExprRole kind)
 {
   return kind == DYN_EXPR_ROLE_KEY_CONDITION || kind == DYN_EXPR_ROLE_FILTER;
+}
+
+/* Whether the read is from a global secondary index, which has no
+ * strongly consistent reads. */
+static gboolean
+source_is_global (DynExpressionBuilder *self)
+{
+  const DynIndexInfo *info = self->table && self->index ? dyn_table_keys_lookup (self->table, self->index) : NULL;
+
+  return info != NULL && info->kind == DYN_INDEX_GLOBAL;
 }
 
 static void
@@ -479,6 +520,297 @@ run_builder_action (DynExpressionBuilder *self)
 }
 
 /* ------------------------------------------------------------------------ */
+/* The key form and the read options */
+
+static void key_changed_cb (DynExpressionBuilder *self);
+static void key_activated_cb (DynExpressionBuilder *self);
+
+/* The GetItem form: one typed field per key attribute of the table. What
+ * was typed stays for the attributes the new keys share. */
+static void
+update_key_rows (DynExpressionBuilder *self)
+{
+  g_autoptr(GHashTable) typed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  const DynKeySchema *keys = self->table ? &self->table->table.keys : NULL;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+
+  /* The focus leaves a field before it goes. */
+  if (focus != NULL && gtk_widget_is_ancestor (focus, GTK_WIDGET (self->key_list)))
+    gtk_root_set_focus (root, NULL);
+  for (guint i = 0; i < self->key_rows->len; i++)
+    {
+      GtkWidget *row = self->key_rows->pdata[i];
+
+      g_hash_table_insert (typed, g_strdup (g_object_get_data (G_OBJECT (row), "dyn-attribute")),
+                           g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
+      gtk_list_box_remove (self->key_list, row);
+    }
+  g_ptr_array_set_size (self->key_rows, 0);
+
+  for (guint i = 0; keys != NULL && i < dyn_key_schema_get_n_attributes (keys); i++)
+    {
+      DynValueType type;
+      const char *name = dyn_key_schema_get_attribute (keys, i, &type);
+      GtkWidget *row = adw_entry_row_new ();
+      GtkWidget *suffix;
+      g_autofree char *what = NULL;
+      const char *text = g_hash_table_lookup (typed, name);
+
+      what = g_strdup_printf ("%s · %s", i < dyn_key_schema_get_n_partition_keys (keys) ? _("Partition key")
+                                                                                          : _("Sort key"),
+                              type == DYN_VALUE_N ? _("Number") : type == DYN_VALUE_B ? _("Binary") : _("String"));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+      suffix = gtk_label_new (what);
+      gtk_widget_add_css_class (suffix, "dim-label");
+      gtk_widget_add_css_class (suffix, "caption");
+      adw_entry_row_add_suffix (ADW_ENTRY_ROW (row), suffix);
+      if (type == DYN_VALUE_N)
+        adw_entry_row_set_input_purpose (ADW_ENTRY_ROW (row), GTK_INPUT_PURPOSE_NUMBER);
+      g_object_set_data_full (G_OBJECT (row), "dyn-attribute", g_strdup (name), g_free);
+      if (text != NULL)
+        gtk_editable_set_text (GTK_EDITABLE (row), text);
+      g_signal_connect_object (row, "changed", G_CALLBACK (key_changed_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (row, "entry-activated", G_CALLBACK (key_activated_cb), self, G_CONNECT_SWAPPED);
+      gtk_list_box_append (self->key_list, row);
+      g_ptr_array_add (self->key_rows, row);
+    }
+}
+
+/* What the key form says, one text per key attribute, in key order. */
+static GStrv
+dup_key_texts (DynExpressionBuilder *self)
+{
+  GStrv texts = g_new0 (char *, self->key_rows->len + 1);
+
+  for (guint i = 0; i < self->key_rows->len; i++)
+    texts[i] = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->key_rows->pdata[i])));
+  return texts;
+}
+
+/* What shows for which kind of read: the form or the expression, and the
+ * options that apply. */
+static void
+update_read_widgets (DynExpressionBuilder *self)
+{
+  gboolean read = has_plan (self->kind);
+  gboolean by_key = read && self->by_key;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->read_box), read && self->table != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->index_box),
+                          read && !by_key && self->table != NULL &&
+                          self->table->indexes != NULL && self->table->indexes->len > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->key_box), by_key);
+  gtk_widget_set_visible (GTK_WIDGET (self->expression_box), !by_key);
+  gtk_widget_set_visible (GTK_WIDGET (self->options_box), read);
+  gtk_widget_set_visible (self->descending_check, !by_key);
+  gtk_widget_set_visible (self->count_check, !by_key);
+  gtk_widget_set_visible (self->page_size_box, !by_key);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "builder.by-key", read && self->table != NULL);
+}
+
+static gint64
+effective_page_size (DynExpressionBuilder *self)
+{
+  return self->read_page_size >= 0 ? self->read_page_size : self->page_size;
+}
+
+/* The options that do not apply to this read are shown off, and say why:
+ * a global secondary index has no strongly consistent reads, a Scan no
+ * order, a count no attributes. */
+static void
+update_option_states (DynExpressionBuilder *self)
+{
+  gboolean scan = self->read != NULL && dyn_read_request_is_valid (self->read) &&
+                  dyn_read_request_get_operation (self->read) == DYN_OP_SCAN;
+  gboolean global = !self->by_key && source_is_global (self);
+  gboolean counting = !self->by_key && self->count_only;
+  gint64 page_size = effective_page_size (self);
+  g_autoptr(GString) notes = g_string_new (NULL);
+
+  /* An option that does not apply shows off (and insensitive); the
+   * choice stays for the reads it applies to. */
+  self->updating_options = TRUE;
+  gtk_widget_set_sensitive (GTK_WIDGET (self->consistent_check), !global);
+  gtk_check_button_set_active (self->consistent_check, self->consistent_read && !global);
+  gtk_widget_set_sensitive (self->descending_check, !scan);
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (self->descending_check), self->descending && !scan);
+  self->updating_options = FALSE;
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->consistent_check),
+                               global ? _("A global secondary index only has eventually consistent reads")
+                                      : _("ConsistentRead: the latest data, at twice the read capacity"));
+  gtk_widget_set_tooltip_text (self->descending_check,
+                               scan ? _("A Scan returns the items in no order")
+                                    : _("ScanIndexForward=false: the sort key from last to first"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->projection_entry), !counting);
+  if (global && self->consistent_read)
+    g_string_append (notes, _("A global secondary index only has eventually consistent reads: this read is "
+                              "not strongly consistent."));
+  if (scan && self->descending)
+    g_string_append_printf (notes, "%s%s", notes->len ? "\n" : "",
+                            _("A Scan returns the items in no order: Descending applies to a Query."));
+  if (counting)
+    g_string_append_printf (notes, "%s%s", notes->len ? "\n" : "",
+                            _("Count only: no items and no attributes are read; the status line says how many "
+                              "items matched and what that cost."));
+  gtk_label_set_label (self->options_note_label, notes->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->options_note_label), notes->len > 0);
+
+  self->updating_options = TRUE;
+  if ((gint64) gtk_spin_button_get_value (self->page_size_spin) != page_size)
+    gtk_spin_button_set_value (self->page_size_spin, page_size);
+  self->updating_options = FALSE;
+  if (page_size == 0)
+    gtk_label_set_label (self->page_size_hint_label, "");
+  else if (self->read_page_size < 0)
+    gtk_label_set_label (self->page_size_hint_label, _("first page"));
+  else
+    gtk_label_set_label (self->page_size_hint_label, _("every page"));
+}
+
+/* The projection as typed (Dynoscope's syntax), or NULL when none. */
+static gboolean
+parse_projection (DynExpressionBuilder  *self,
+                  DynExprNode          **out,
+                  GError               **error)
+{
+  g_autofree char *text = g_strstrip (g_strdup (self->projection ? self->projection : ""));
+
+  *out = NULL;
+  if (text[0] == '\0')
+    return TRUE;
+  *out = dyn_expr_parse (text, DYN_EXPR_ROLE_PROJECTION, NULL, NULL, NULL, error);
+  return *out != NULL;
+}
+
+/* The read the builder says: the expression's Query or Scan, or the key
+ * form's GetItem, with the options. Problems go to the messages. */
+static void
+build_read (DynExpressionBuilder *self)
+{
+  DynReadSpec spec = { 0 };
+  g_autoptr(DynExprNode) projection = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) key_texts = NULL;
+  const GError *read_error;
+
+  if (!parse_projection (self, &projection, &error))
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (self->projection_entry), "error");
+      g_ptr_array_add (self->messages, g_strdup_printf ("%s: %s", dyn_expr_role_get_field (DYN_EXPR_ROLE_PROJECTION),
+                                                        error->message));
+      return;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (self->projection_entry), "error");
+
+  spec.table = self->table ? NULL : "MyTable";
+  spec.consistent_read = self->consistent_read && (self->by_key || !source_is_global (self));
+  spec.project_keys = TRUE;
+  if (self->by_key)
+    {
+      key_texts = dup_key_texts (self);
+      spec.mode = DYN_READ_GET_ITEM;
+      spec.key_texts = (const char * const *) key_texts;
+      spec.projection_node = projection;
+    }
+  else
+    {
+      spec.index = self->index;
+      spec.mode = self->kind == DYN_EXPR_ROLE_KEY_CONDITION ? DYN_READ_EXPLICIT : DYN_READ_CONDITION;
+      if (self->kind == DYN_EXPR_ROLE_KEY_CONDITION)
+        spec.key_condition_node = self->node;
+      else
+        spec.filter_node = self->node;
+      spec.limit = effective_page_size (self);
+      spec.first_page_only = self->read_page_size < 0;
+      spec.descending = self->descending;
+      spec.count_only = self->count_only;
+      /* A count reads no attributes. */
+      spec.projection_node = self->count_only ? NULL : projection;
+    }
+  self->read = dyn_read_request_new (self->table, &spec);
+  read_error = dyn_read_request_get_error (self->read);
+  if (read_error != NULL)
+    g_ptr_array_add (self->messages, g_strdup (read_error->message));
+}
+
+static void
+key_changed_cb (DynExpressionBuilder *self)
+{
+  if (self->by_key)
+    refresh (self);
+}
+
+static void
+key_activated_cb (DynExpressionBuilder *self)
+{
+  run_builder_action (self);
+}
+
+static void
+entry_activate_cb (DynExpressionBuilder *self)
+{
+  run_builder_action (self);
+}
+
+static void
+projection_changed_cb (DynExpressionBuilder *self)
+{
+  dyn_expression_builder_set_projection (self, gtk_editable_get_text (GTK_EDITABLE (self->projection_entry)));
+}
+
+/* A check of an option the user clicked (the ones that can be shown off). */
+static void
+option_toggled_cb (DynExpressionBuilder *self,
+                   GtkCheckButton       *check)
+{
+  if (self->updating_options)
+    return;
+  if (check == self->consistent_check)
+    dyn_expression_builder_set_consistent_read (self, gtk_check_button_get_active (check));
+  else
+    dyn_expression_builder_set_descending (self, gtk_check_button_get_active (check));
+}
+
+static void
+mode_toggled_cb (DynExpressionBuilder *self)
+{
+  if (!self->updating_options)
+    dyn_expression_builder_set_by_key (self, gtk_toggle_button_get_active (self->get_button));
+}
+
+static void
+page_size_changed_cb (DynExpressionBuilder *self)
+{
+  if (!self->updating_options)
+    dyn_expression_builder_set_read_page_size (self, (gint64) gtk_spin_button_get_value (self->page_size_spin));
+}
+
+/* 0 is DynamoDB's full pages of up to 1 MB. */
+static gboolean
+page_size_output_cb (DynExpressionBuilder *self,
+                     GtkSpinButton        *spin)
+{
+  if (gtk_spin_button_get_value (spin) != 0)
+    return FALSE;
+  gtk_editable_set_text (GTK_EDITABLE (spin), _("Full"));
+  return TRUE;
+}
+
+static int
+page_size_input_cb (DynExpressionBuilder *self,
+                    double               *value,
+                    GtkSpinButton        *spin)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+
+  if (g_utf8_collate (text, _("Full")) != 0 && g_ascii_strcasecmp (text, "full") != 0)
+    return FALSE;
+  *value = 0;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Output */
 
 static void
@@ -562,10 +894,22 @@ show_expressions (DynExpressionBuilder *self)
   const char *first_field = dyn_expr_role_get_field (self->kind);
   const char *first = NULL;
   const char *filter = NULL;
+  const char *projection = NULL;
+  g_autofree char *key = NULL;
   gboolean valid = dyn_expression_builder_get_valid (self);
 
-  gtk_widget_set_visible (GTK_WIDGET (self->stale_label), self->stale);
+  gtk_widget_set_visible (GTK_WIDGET (self->stale_label), self->stale && !(has_plan (self->kind) && self->by_key));
   if (self->read != NULL && valid)
+    projection = dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_PROJECTION);
+  if (self->read != NULL && valid && dyn_read_request_get_key (self->read) != NULL)
+    {
+      /* A GetItem: its key. */
+      g_autoptr(JsonNode) json = dyn_item_to_ddb_json (dyn_read_request_get_key (self->read));
+
+      first_field = "Key";
+      first = key = pretty_json (json);
+    }
+  else if (self->read != NULL && valid)
     {
       first = dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_KEY_CONDITION);
       filter = dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_FILTER);
@@ -590,6 +934,9 @@ show_expressions (DynExpressionBuilder *self)
   gtk_widget_set_visible (GTK_WIDGET (self->filter_expression_label), filter != NULL);
   gtk_label_set_label (self->filter_field_label, dyn_expr_role_get_field (DYN_EXPR_ROLE_FILTER));
   gtk_label_set_label (self->filter_expression_label, filter ? filter : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->projection_field_label), projection != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->projection_expression_label), projection != NULL);
+  gtk_label_set_label (self->projection_expression_label, projection ? projection : "");
 }
 
 static void
@@ -597,12 +944,25 @@ show_plan (DynExpressionBuilder *self)
 {
   const DynExprPlan *plan = self->read ? dyn_read_request_get_plan (self->read) : NULL;
   const char *suggestion = self->read ? dyn_read_request_get_suggestion (self->read) : NULL;
+  gboolean get_item = self->read != NULL && dyn_read_request_get_key (self->read) != NULL;
 
   g_clear_pointer (&self->plan, g_free);
-  gtk_widget_set_visible (GTK_WIDGET (self->plan_box), plan != NULL || suggestion != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->plan_box), plan != NULL || suggestion != NULL ||
+                                                       (has_plan (self->kind) && self->by_key));
   gtk_widget_remove_css_class (GTK_WIDGET (self->plan_label), "success");
   gtk_widget_remove_css_class (GTK_WIDGET (self->plan_label), "warning");
-  if (plan != NULL)
+  if (get_item)
+    {
+      /* Translators: GetItem is the operation; %s is a table */
+      g_autofree char *title = g_strdup_printf (_("GetItem on table %s"), dyn_read_request_get_table (self->read));
+      const char *reason = dyn_read_request_get_reason (self->read);
+
+      gtk_label_set_label (self->plan_label, title);
+      gtk_widget_add_css_class (GTK_WIDGET (self->plan_label), "success");
+      gtk_label_set_label (self->plan_reason_label, reason);
+      self->plan = g_strdup_printf ("%s · %s", title, reason ? reason : "");
+    }
+  else if (plan != NULL)
     {
       const char *target = plan->index_name ? plan->index_name : dyn_read_request_get_table (self->read);
       g_autofree char *title = NULL;
@@ -621,10 +981,12 @@ show_plan (DynExpressionBuilder *self)
     }
   else
     {
-      gtk_label_set_label (self->plan_label, _("Not planned: the expression has a problem"));
+      gtk_label_set_label (self->plan_label, has_plan (self->kind) && self->by_key
+                                             ? _("Not planned: the key is not complete")
+                                             : _("Not planned: the expression has a problem"));
       gtk_label_set_label (self->plan_reason_label, "");
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->plan_reason_label), plan != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->plan_reason_label), plan != NULL || get_item);
 
   if (suggestion != NULL)
     {
@@ -658,7 +1020,7 @@ show_messages (DynExpressionBuilder *self)
       gtk_label_set_label (self->problems_label, text->str);
       gtk_widget_add_css_class (label, "error");
     }
-  else if (self->node != NULL)
+  else if (self->node != NULL || (has_plan (self->kind) && self->by_key))
     {
       gtk_label_set_label (self->problems_label, _("No problems found"));
       gtk_widget_add_css_class (label, "success");
@@ -681,7 +1043,7 @@ update_snippet (DynExpressionBuilder *self)
       if (dyn_read_request_is_valid (self->read))
         snippet = dyn_read_request_dup_snippet (self->read, self->language, self->endpoint, self->region);
     }
-  else if (!self->stale)
+  else if (!self->stale && !has_plan (self->kind))
     {
       g_autoptr(DynRequest) request = build_request (self);
 
@@ -767,30 +1129,20 @@ refresh (DynExpressionBuilder *self)
 
   g_clear_pointer (&self->context, dyn_expr_context_free);
   g_clear_object (&self->read);
-  if (self->stale)
+  if (has_plan (self->kind) && self->by_key)
+    {
+      /* A GetItem of the key in the form: the expression does not count. */
+      g_ptr_array_set_size (self->messages, 0);
+      build_read (self);
+    }
+  else if (self->stale)
     g_ptr_array_add (self->messages, g_strdup (self->parse_error));
   else if (has_plan (self->kind))
     {
       /* A read: the one object that plans it, compiles it, writes its
        * snippet and that Run sends. */
       if (!row_problems)
-        {
-          DynReadSpec spec = { 0 };
-          const GError *read_error;
-
-          spec.table = self->table ? NULL : "MyTable";
-          spec.index = self->index;
-          spec.mode = self->kind == DYN_EXPR_ROLE_KEY_CONDITION ? DYN_READ_EXPLICIT : DYN_READ_CONDITION;
-          if (self->kind == DYN_EXPR_ROLE_KEY_CONDITION)
-            spec.key_condition_node = self->node;
-          else
-            spec.filter_node = self->node;
-          spec.limit = self->page_size;
-          self->read = dyn_read_request_new (self->table, &spec);
-          read_error = dyn_read_request_get_error (self->read);
-          if (read_error != NULL)
-            g_ptr_array_add (self->messages, g_strdup (read_error->message));
-        }
+        build_read (self);
     }
   else
     {
@@ -806,6 +1158,8 @@ refresh (DynExpressionBuilder *self)
   g_ptr_array_add (self->messages, NULL);
 
   /* Output. */
+  if (has_plan (self->kind))
+    update_option_states (self);
   show_expressions (self);
   show_names_and_values (self);
   show_plan (self);
@@ -1012,9 +1366,7 @@ update_index_list (DynExpressionBuilder *self)
   gtk_drop_down_set_model (self->index_dropdown, G_LIST_MODEL (model));
   gtk_drop_down_set_selected (self->index_dropdown, index_position (self));
   self->updating_index = FALSE;
-  gtk_widget_set_visible (GTK_WIDGET (self->index_box),
-                          has_plan (self->kind) && self->table != NULL &&
-                          self->table->indexes != NULL && self->table->indexes->len > 0);
+  update_read_widgets (self);
 }
 
 static void
@@ -1223,7 +1575,7 @@ dyn_expression_builder_get_property (GObject    *object,
       g_value_set_string (value, dyn_expression_builder_get_expression (self));
       break;
     case PROP_VALID:
-      g_value_set_boolean (value, self->context != NULL);
+      g_value_set_boolean (value, dyn_expression_builder_get_valid (self));
       break;
     case PROP_PARSE_ERROR:
       g_value_set_string (value, self->parse_error);
@@ -1239,6 +1591,24 @@ dyn_expression_builder_get_property (GObject    *object,
       break;
     case PROP_PAGE_SIZE:
       g_value_set_int64 (value, self->page_size);
+      break;
+    case PROP_READ_PAGE_SIZE:
+      g_value_set_int64 (value, self->read_page_size);
+      break;
+    case PROP_BY_KEY:
+      g_value_set_boolean (value, self->by_key);
+      break;
+    case PROP_CONSISTENT_READ:
+      g_value_set_boolean (value, self->consistent_read);
+      break;
+    case PROP_DESCENDING:
+      g_value_set_boolean (value, self->descending);
+      break;
+    case PROP_COUNT_ONLY:
+      g_value_set_boolean (value, self->count_only);
+      break;
+    case PROP_PROJECTION:
+      g_value_set_string (value, self->projection);
       break;
     case PROP_ACTION_NAME:
       g_value_set_string (value, self->action_name);
@@ -1273,6 +1643,24 @@ dyn_expression_builder_set_property (GObject      *object,
     case PROP_PAGE_SIZE:
       dyn_expression_builder_set_page_size (self, g_value_get_int64 (value));
       break;
+    case PROP_READ_PAGE_SIZE:
+      dyn_expression_builder_set_read_page_size (self, g_value_get_int64 (value));
+      break;
+    case PROP_BY_KEY:
+      dyn_expression_builder_set_by_key (self, g_value_get_boolean (value));
+      break;
+    case PROP_CONSISTENT_READ:
+      dyn_expression_builder_set_consistent_read (self, g_value_get_boolean (value));
+      break;
+    case PROP_DESCENDING:
+      dyn_expression_builder_set_descending (self, g_value_get_boolean (value));
+      break;
+    case PROP_COUNT_ONLY:
+      dyn_expression_builder_set_count_only (self, g_value_get_boolean (value));
+      break;
+    case PROP_PROJECTION:
+      dyn_expression_builder_set_projection (self, g_value_get_string (value));
+      break;
     case PROP_ACTION_NAME:
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self), g_value_get_string (value));
       break;
@@ -1293,6 +1681,8 @@ dyn_expression_builder_dispose (GObject *object)
   /* Rows report changes while they are torn down; nothing listens now. */
   self->freeze++;
   self->root = NULL;
+  if (self->key_rows != NULL)
+    g_ptr_array_set_size (self->key_rows, 0);
   /* The template's top widget is the AdwBin child: let AdwBin drop it first. */
   adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_EXPRESSION_BUILDER);
@@ -1321,6 +1711,8 @@ dyn_expression_builder_finalize (GObject *object)
   g_clear_pointer (&self->parse_error, g_free);
   g_clear_pointer (&self->plan, g_free);
   g_clear_pointer (&self->snippet, g_free);
+  g_clear_pointer (&self->projection, g_free);
+  g_clear_pointer (&self->key_rows, g_ptr_array_unref);
   G_OBJECT_CLASS (dyn_expression_builder_parent_class)->finalize (object);
 }
 
@@ -1363,9 +1755,29 @@ dyn_expression_builder_class_init (DynExpressionBuilderClass *klass)
   properties[PROP_READ_REQUEST] =
     g_param_spec_object ("read-request", NULL, NULL, DYN_TYPE_READ_REQUEST,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The window's page size: the first page's Limit. */
   properties[PROP_PAGE_SIZE] =
     g_param_spec_int64 ("page-size", NULL, NULL, 0, G_MAXINT32, 0,
                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The page size the user chose for this read, every page's Limit; -1: page-size. */
+  properties[PROP_READ_PAGE_SIZE] =
+    g_param_spec_int64 ("read-page-size", NULL, NULL, -1, G_MAXINT32, -1,
+                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BY_KEY] =
+    g_param_spec_boolean ("by-key", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_CONSISTENT_READ] =
+    g_param_spec_boolean ("consistent-read", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_DESCENDING] =
+    g_param_spec_boolean ("descending", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_COUNT_ONLY] =
+    g_param_spec_boolean ("count-only", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_PROJECTION] =
+    g_param_spec_string ("projection", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   g_object_class_override_property (object_class, PROP_ACTION_NAME, "action-name");
   g_object_class_override_property (object_class, PROP_ACTION_TARGET, "action-target");
@@ -1375,6 +1787,23 @@ dyn_expression_builder_class_init (DynExpressionBuilderClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/dynoscope/Dynoscope/dyn-expression-builder.ui");
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, read_box);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, find_button);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, get_button);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, key_box);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, key_list);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, expression_box);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, options_box);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, projection_entry);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, consistent_check);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, descending_check);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, count_check);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, page_size_box);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, page_size_spin);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, page_size_hint_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, options_note_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, projection_field_label);
+  gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, projection_expression_label);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, index_box);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, index_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, text_view);
@@ -1398,6 +1827,13 @@ dyn_expression_builder_class_init (DynExpressionBuilderClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynExpressionBuilder, snippet_view);
   gtk_widget_class_bind_template_callback (widget_class, index_selected_cb);
   gtk_widget_class_bind_template_callback (widget_class, language_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, mode_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, option_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, projection_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, entry_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, page_size_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, page_size_output_cb);
+  gtk_widget_class_bind_template_callback (widget_class, page_size_input_cb);
 
   gtk_widget_class_install_action (widget_class, "builder.add-row", NULL, add_row_action);
   gtk_widget_class_install_action (widget_class, "builder.add-group", NULL, add_group_action);
@@ -1407,6 +1843,10 @@ dyn_expression_builder_class_init (DynExpressionBuilderClass *klass)
   gtk_widget_class_install_action (widget_class, "builder.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "builder.copy-snippet", NULL, copy_snippet_action);
   gtk_widget_class_install_action (widget_class, "builder.apply-suggestion", NULL, apply_suggestion_action);
+  gtk_widget_class_install_property_action (widget_class, "builder.by-key", "by-key");
+  gtk_widget_class_install_property_action (widget_class, "builder.consistent-read", "consistent-read");
+  gtk_widget_class_install_property_action (widget_class, "builder.descending", "descending");
+  gtk_widget_class_install_property_action (widget_class, "builder.count-only", "count-only");
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "builder.remove-row", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Delete, 0, "builder.remove-row", NULL);
@@ -1429,6 +1869,8 @@ dyn_expression_builder_init (DynExpressionBuilder *self)
   self->known = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->messages = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->messages, NULL);
+  self->key_rows = g_ptr_array_new ();
+  self->read_page_size = -1;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -1457,6 +1899,7 @@ dyn_expression_builder_init (DynExpressionBuilder *self)
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   setup_root (self);
+  update_read_widgets (self);
   refresh (self);
 }
 
@@ -1518,6 +1961,13 @@ dyn_expression_builder_set_table (DynExpressionBuilder *self,
       g_clear_pointer (&self->index, g_free);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INDEX]);
     }
+  /* A GetItem needs the table's key. */
+  if (self->table == NULL && self->by_key)
+    {
+      self->by_key = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BY_KEY]);
+    }
+  update_key_rows (self);
   update_index_list (self);
   rebuild_completion (self);
   refresh (self);
@@ -1548,6 +1998,16 @@ dyn_expression_builder_set_index (DynExpressionBuilder *self,
     index = NULL;
   if (!set_str (&self->index, index))
     return;
+  /* An index is read with a Query or Scan, never a GetItem. */
+  if (index != NULL && self->by_key)
+    {
+      self->by_key = FALSE;
+      self->updating_options = TRUE;
+      gtk_toggle_button_set_active (self->find_button, TRUE);
+      self->updating_options = FALSE;
+      update_read_widgets (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BY_KEY]);
+    }
   if (gtk_drop_down_get_selected (self->index_dropdown) != index_position (self))
     {
       self->updating_index = TRUE;
@@ -1588,6 +2048,8 @@ dyn_expression_builder_set_text (DynExpressionBuilder *self,
 {
   g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
 
+  /* An expression given is the one to read by. */
+  dyn_expression_builder_set_by_key (self, FALSE);
   set_text_quietly (self, text ? text : "");
   parse_text (self);
 }
@@ -1664,6 +2126,198 @@ dyn_expression_builder_set_page_size (DynExpressionBuilder *self,
   self->page_size = page_size;
   refresh (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PAGE_SIZE]);
+}
+
+gint64
+dyn_expression_builder_get_read_page_size (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), -1);
+  return self->read_page_size;
+}
+
+void
+dyn_expression_builder_set_read_page_size (DynExpressionBuilder *self,
+                                           gint64                page_size)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+  g_return_if_fail (page_size >= -1 && page_size <= G_MAXINT32);
+
+  if (self->read_page_size == page_size)
+    return;
+  self->read_page_size = page_size;
+  refresh (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READ_PAGE_SIZE]);
+}
+
+gboolean
+dyn_expression_builder_get_by_key (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), FALSE);
+  return self->by_key;
+}
+
+void
+dyn_expression_builder_set_by_key (DynExpressionBuilder *self,
+                                   gboolean              by_key)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  by_key = !!by_key && self->table != NULL && has_plan (self->kind);
+  if (self->by_key == by_key)
+    return;
+  self->by_key = by_key;
+  /* A GetItem reads the table. */
+  if (by_key && self->index != NULL)
+    {
+      g_clear_pointer (&self->index, g_free);
+      self->updating_index = TRUE;
+      gtk_drop_down_set_selected (self->index_dropdown, 0);
+      self->updating_index = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INDEX]);
+    }
+  self->updating_options = TRUE;
+  gtk_toggle_button_set_active (by_key ? self->get_button : self->find_button, TRUE);
+  self->updating_options = FALSE;
+  update_read_widgets (self);
+  refresh (self);
+  if (by_key && self->key_rows->len > 0 && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    gtk_widget_grab_focus (self->key_rows->pdata[0]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BY_KEY]);
+}
+
+void
+dyn_expression_builder_set_key (DynExpressionBuilder *self,
+                                DynValue             *key)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  self->freeze++;
+  for (guint i = 0; i < self->key_rows->len; i++)
+    {
+      GtkWidget *row = self->key_rows->pdata[i];
+      DynValue *v = key ? dyn_value_map_lookup (key, g_object_get_data (G_OBJECT (row), "dyn-attribute")) : NULL;
+      g_autofree char *text = NULL;
+
+      if (v != NULL && dyn_value_get_value_type (v) == DYN_VALUE_S)
+        text = g_strdup (dyn_value_get_string (v));
+      else if (v != NULL && dyn_value_get_value_type (v) == DYN_VALUE_N)
+        text = g_strdup (dyn_value_get_number (v));
+      else if (v != NULL && dyn_value_get_value_type (v) == DYN_VALUE_B)
+        {
+          GBytes *bytes = dyn_value_get_binary (v);
+          gsize len = 0;
+          const guchar *data = g_bytes_get_data (bytes, &len);
+
+          text = g_base64_encode (data, len);
+        }
+      gtk_editable_set_text (GTK_EDITABLE (row), text ? text : "");
+    }
+  self->freeze--;
+  refresh (self);
+}
+
+void
+dyn_expression_builder_reset_read_options (DynExpressionBuilder *self)
+{
+  GObject *object = G_OBJECT (self);
+
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  g_object_freeze_notify (object);
+  self->freeze++;
+  dyn_expression_builder_set_by_key (self, FALSE);
+  dyn_expression_builder_set_key (self, NULL);
+  dyn_expression_builder_set_projection (self, NULL);
+  dyn_expression_builder_set_consistent_read (self, FALSE);
+  dyn_expression_builder_set_descending (self, FALSE);
+  dyn_expression_builder_set_count_only (self, FALSE);
+  dyn_expression_builder_set_read_page_size (self, -1);
+  self->freeze--;
+  refresh (self);
+  g_object_thaw_notify (object);
+}
+
+gboolean
+dyn_expression_builder_get_consistent_read (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), FALSE);
+  return self->consistent_read;
+}
+
+void
+dyn_expression_builder_set_consistent_read (DynExpressionBuilder *self,
+                                            gboolean              consistent_read)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  if (self->consistent_read == !!consistent_read)
+    return;
+  self->consistent_read = !!consistent_read;
+  refresh (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONSISTENT_READ]);
+}
+
+gboolean
+dyn_expression_builder_get_descending (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), FALSE);
+  return self->descending;
+}
+
+void
+dyn_expression_builder_set_descending (DynExpressionBuilder *self,
+                                       gboolean              descending)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  if (self->descending == !!descending)
+    return;
+  self->descending = !!descending;
+  refresh (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DESCENDING]);
+}
+
+gboolean
+dyn_expression_builder_get_count_only (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), FALSE);
+  return self->count_only;
+}
+
+void
+dyn_expression_builder_set_count_only (DynExpressionBuilder *self,
+                                       gboolean              count_only)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  if (self->count_only == !!count_only)
+    return;
+  self->count_only = !!count_only;
+  refresh (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COUNT_ONLY]);
+}
+
+const char *
+dyn_expression_builder_get_projection (DynExpressionBuilder *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPRESSION_BUILDER (self), NULL);
+  return self->projection;
+}
+
+void
+dyn_expression_builder_set_projection (DynExpressionBuilder *self,
+                                       const char           *projection)
+{
+  g_return_if_fail (DYN_IS_EXPRESSION_BUILDER (self));
+
+  if (projection != NULL && projection[0] == '\0')
+    projection = NULL;
+  if (!set_str (&self->projection, projection))
+    return;
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->projection_entry)), projection ? projection : "") != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->projection_entry), projection ? projection : "");
+  refresh (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROJECTION]);
 }
 
 const char * const *
@@ -1761,10 +2415,18 @@ dyn_expression_builder_apply_to_request (DynExpressionBuilder  *self,
   if (self->read != NULL)
     {
       /* A read: what it sends, key condition and filter, on its source. */
+      DynValue *key = dyn_read_request_get_key (self->read);
+
       request->op = dyn_read_request_get_operation (self->read);
       set_str (&request->key_condition, dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_KEY_CONDITION));
       set_str (&request->filter, dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_FILTER));
+      set_str (&request->projection, dyn_read_request_get_expression (self->read, DYN_EXPR_ROLE_PROJECTION));
       set_str (&request->index, dyn_read_request_get_index (self->read));
+      if (key != NULL)
+        {
+          g_clear_pointer (&request->key, dyn_value_unref);
+          request->key = dyn_value_ref (key);
+        }
     }
   else
     {

@@ -39,16 +39,56 @@ const char         *dyn_expression_builder_get_parse_error   (DynExpressionBuild
 DynExprGroupRow    *dyn_expression_builder_get_root_group    (DynExpressionBuilder  *self);
 
 /* Reads (kinds key condition and filter): the one object behind the plan,
- * the output pane, the snippet and Run (NULL while the rows are incomplete
- * or the text does not parse). A key-condition builder reads as written; a
- * filter builder says which items are wanted, and the planner makes it a
- * Query on the index read where it can. Text typed a moment ago is parsed
- * first. */
+ * the output pane, the snippet and Run (NULL while the rows are incomplete,
+ * the text does not parse or the projection does not). A key-condition
+ * builder reads as written; a filter builder says which items are wanted,
+ * and the planner makes it a Query on the index read where it can; with
+ * "by key", a GetItem. Text typed a moment ago is parsed first. */
 DynReadRequest     *dyn_expression_builder_get_read_request  (DynExpressionBuilder  *self);
-/* The page size (Limit) of the read; 0: DynamoDB's 1 MB pages. */
+/* The window's page size (the page-size setting): the first page's Limit of
+ * a read whose page size the user did not choose; 0: DynamoDB's 1 MB pages. */
 gint64              dyn_expression_builder_get_page_size     (DynExpressionBuilder  *self);
 void                dyn_expression_builder_set_page_size     (DynExpressionBuilder  *self,
                                                               gint64                 page_size);
+
+/* The read options ("Read Options" in the builder; each carried by the read
+ * request, its snippet and Run). The page size chosen for this read is every
+ * page's Limit (0: pages of up to 1 MB); -1: the window's page size. */
+gint64              dyn_expression_builder_get_read_page_size (DynExpressionBuilder *self);
+void                dyn_expression_builder_set_read_page_size (DynExpressionBuilder *self,
+                                                               gint64                page_size);
+/* ProjectionExpression as typed, in the expression syntax ("title,
+ * info.rating"); NULL: every attribute. The key attributes are read too. */
+const char         *dyn_expression_builder_get_projection    (DynExpressionBuilder  *self);
+void                dyn_expression_builder_set_projection    (DynExpressionBuilder  *self,
+                                                              const char            *projection);
+/* ConsistentRead; not sent when reading a global secondary index, which
+ * has none (the option is shown off and says so). */
+gboolean            dyn_expression_builder_get_consistent_read (DynExpressionBuilder *self);
+void                dyn_expression_builder_set_consistent_read (DynExpressionBuilder *self,
+                                                                gboolean              consistent_read);
+/* ScanIndexForward=false: a Query reads its sort key backwards (a Scan has
+ * no order: not sent). */
+gboolean            dyn_expression_builder_get_descending    (DynExpressionBuilder  *self);
+void                dyn_expression_builder_set_descending    (DynExpressionBuilder  *self,
+                                                              gboolean               descending);
+/* Select=COUNT: the read counts the items that match and returns none. */
+gboolean            dyn_expression_builder_get_count_only    (DynExpressionBuilder  *self);
+void                dyn_expression_builder_set_count_only    (DynExpressionBuilder  *self,
+                                                              gboolean               count_only);
+/* "Get Item by Key": the read is a GetItem of the key typed into the form,
+ * one field per key attribute of the table (the expression is kept for
+ * when the builder finds items again; setting a text or an index switches
+ * back). Needs the table. */
+gboolean            dyn_expression_builder_get_by_key        (DynExpressionBuilder  *self);
+void                dyn_expression_builder_set_by_key        (DynExpressionBuilder  *self,
+                                                              gboolean               by_key);
+/* Fills the key form from @key's attributes (NULL: empties it). */
+void                dyn_expression_builder_set_key           (DynExpressionBuilder  *self,
+                                                              DynValue              *key);
+/* Every read option back to its default, the key form emptied, finding
+ * items (for another table: its attributes are not this one's). */
+void                dyn_expression_builder_reset_read_options (DynExpressionBuilder *self);
 /* TRUE while the text does not parse: the last result is not shown (and not valid). */
 gboolean            dyn_expression_builder_get_stale         (DynExpressionBuilder  *self);
 
@@ -67,7 +107,8 @@ DynExprNode        *dyn_expression_builder_dup_node          (DynExpressionBuild
 /* The plan line ("Query on index GSI1 · …"), NULL for kinds without one. */
 const char         *dyn_expression_builder_get_plan          (DynExpressionBuilder  *self);
 /* Sets the request field of the builder's kind (for a read: its operation,
- * index, key condition and filter) and adds its placeholders to the
+ * index, key condition, filter, projection and a GetItem's key; the other
+ * read options are the read request's) and adds its placeholders to the
  * request's maps; fails when the expression is not valid or a placeholder
  * is already used for something else. */
 gboolean            dyn_expression_builder_apply_to_request  (DynExpressionBuilder  *self,

@@ -16,6 +16,7 @@ struct _DynPager
   DynReadStats  stats;
   DynValue     *last_key;
   gboolean      done;
+  gboolean      first_page_only;
 
   /* Max items: how many the caller wants, how many it got, and what the
    * last page brought beyond that (handed out first when the max is raised). */
@@ -119,6 +120,15 @@ still_wanted (DynPager *self)
   return self->delivered >= self->max_items ? 0 : self->max_items - self->delivered;
 }
 
+/* A small first page, then full ones: once a page has come, the request's
+ * Limit was the first page's. */
+static void
+end_first_page (DynPager *self)
+{
+  if (self->first_page_only && self->stats.pages > 0)
+    self->request->limit = 0;
+}
+
 /* The Limit for a request when @wanted more items are needed. Limit counts
  * the items a request evaluates, before the filter: with a filter a small
  * Limit only splits the same read into more requests, so pages stay full (or
@@ -130,6 +140,9 @@ page_limit (DynPager *self,
 {
   gint64 page = self->request->limit;
 
+  /* A GetItem has no Limit. */
+  if (self->request->op == DYN_OP_GET_ITEM)
+    return 0;
   if (!has_max (self) || self->request->filter != NULL)
     return page;
   wanted = MIN (wanted, (guint64) G_MAXINT32);
@@ -178,7 +191,8 @@ dyn_pager_new (DynClient        *client,
 
   g_return_val_if_fail (DYN_IS_CLIENT (client), NULL);
   g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (request->op == DYN_OP_QUERY || request->op == DYN_OP_SCAN, NULL);
+  g_return_val_if_fail (request->op == DYN_OP_QUERY || request->op == DYN_OP_SCAN ||
+                        request->op == DYN_OP_GET_ITEM, NULL);
 
   self = g_object_new (DYN_TYPE_PAGER, NULL);
   self->client = g_object_ref (client);
@@ -299,20 +313,40 @@ dyn_pager_set_page_limit (DynPager *self,
   self->request->limit = limit;
 }
 
-/* Counts a response into @stats and returns its LastEvaluatedKey (new ref) or NULL. */
-static DynValue *
-account (DynReadStats  *stats,
-         DynResponse   *response,
-         GError       **error)
+void
+dyn_pager_set_first_page_only (DynPager *self,
+                               gboolean  first_page_only)
 {
+  g_return_if_fail (DYN_IS_PAGER (self));
+  self->first_page_only = first_page_only;
+}
+
+/* Counts a response into the stats and returns its LastEvaluatedKey (new
+ * ref) or NULL. A GetItem's item becomes the page's items. */
+static DynValue *
+account (DynPager     *self,
+         DynResponse  *response,
+         GError      **error)
+{
+  DynReadStats *stats = &self->stats;
   JsonObject *obj = json_node_get_object (response->root);
   JsonNode *lek = json_object_get_member (obj, "LastEvaluatedKey");
-  guint n = response->items ? response->items->len : 0;
+  guint n;
 
+  if (self->request->op == DYN_OP_GET_ITEM)
+    {
+      g_clear_pointer (&response->items, g_ptr_array_unref);
+      response->items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+      if (response->item != NULL)
+        g_ptr_array_add (response->items, dyn_value_ref (response->item));
+      lek = NULL;
+    }
+  n = response->items ? response->items->len : 0;
   stats->requests += response->attempts;
   stats->pages++;
   stats->items += n;
   stats->scanned += json_object_get_int_member_with_default (obj, "ScannedCount", n);
+  stats->counted += json_object_get_int_member_with_default (obj, "Count", n);
   stats->read_units += response->read_units;
   stats->write_units += response->write_units;
 
@@ -341,7 +375,7 @@ next_cb (GObject      *object,
       return;
     }
 
-  key = account (&self->stats, response, &error);
+  key = account (self, response, &error);
   if (key == NULL && error != NULL)
     {
       g_prefix_error (&error, "%s: ", "LastEvaluatedKey");
@@ -381,6 +415,7 @@ dyn_pager_next_async (DynPager            *self,
       return;
     }
   dyn_request_set_exclusive_start_key (self->request, self->last_key);
+  end_first_page (self);
   /* The request is written out at once: the page's Limit need not outlive the call. */
   page_size = self->request->limit;
   self->request->limit = page_limit (self, still_wanted (self));
@@ -508,7 +543,7 @@ lane_cb (GObject      *object,
 
   response = dyn_client_execute_finish (DYN_CLIENT (object), result, &error);
   if (response != NULL)
-    key = account (&self->stats, response, &error);
+    key = account (self, response, &error);
 
   if (error != NULL)
     {
@@ -569,6 +604,7 @@ lane_next (GTask *task,
   guint64 wanted = run->merged != NULL ? self->max_items - MIN (lane->count, self->max_items)
                                        : still_wanted (self);
 
+  end_first_page (self);
   lane->request->limit = page_limit (self, wanted);
   dyn_client_execute_async (self->client, lane->request, run->cancellable, lane_cb, lane);
 }

@@ -12,6 +12,8 @@ G_BEGIN_DECLS
  * returned by the server and scanned, and the capacity the server reported.
  * @surplus counts the items the server returned beyond the pager's max items
  * (read and paid for, but not handed out): the caller got @items − @surplus.
+ * @counted is the sum of the pages' Count: the items that matched, also
+ * those a Select=COUNT read does not return (@items is 0 then).
  */
 typedef struct {
   guint   requests;
@@ -21,6 +23,7 @@ typedef struct {
   double  read_units;
   double  write_units;
   guint64 surplus;
+  guint64 counted;
 } DynReadStats;
 
 /* "Query · 1 request · 1 page · 0.5 RCU · 43 items" (not translated; the UI has its own). */
@@ -40,7 +43,9 @@ typedef void (*DynPageFunc) (GPtrArray *items,
 #define DYN_TYPE_PAGER (dyn_pager_get_type ())
 G_DECLARE_FINAL_TYPE (DynPager, dyn_pager, DYN, PAGER, GObject)
 
-/* A Query or Scan that reads page by page with LastEvaluatedKey. */
+/* A Query or Scan that reads page by page with LastEvaluatedKey; or a
+ * GetItem, read as one page of the item (none when there is no item with
+ * the key), after which the pager is done. */
 DynPager           *dyn_pager_new            (DynClient        *client,
                                               const DynRequest *request) G_GNUC_WARN_UNUSED_RESULT;
 /**
@@ -97,6 +102,10 @@ gboolean            dyn_pager_is_full        (DynPager *self);
  * a small first page, then full ones. */
 void                dyn_pager_set_page_limit (DynPager *self,
                                               gint64    limit);
+/* Whether the request's Limit is the first page's only: once a page has
+ * arrived, the pager reads full pages (dyn_pager_set_page_limit() to 0). */
+void                dyn_pager_set_first_page_only (DynPager *self,
+                                                   gboolean  first_page_only);
 
 /* Reads the next page. Returns the page's items (possibly empty; empty
  * without a request when the pager is full or done). */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "dyn-diff.h"
 #include "dyn-error.h"
 #include "dyn-read-request.h"
 
@@ -25,6 +26,8 @@ struct _DynReadRequest
   char           *suggested_index;
   char           *suggestion;
   DynExprNode    *suggested_key_condition;
+  char           *reason;
+  gboolean        first_page_only;
 };
 
 G_DEFINE_FINAL_TYPE (DynReadRequest, dyn_read_request, G_TYPE_OBJECT)
@@ -405,6 +408,7 @@ dyn_read_request_finalize (GObject *object)
   g_free (self->suggested_index);
   g_free (self->suggestion);
   g_clear_pointer (&self->suggested_key_condition, dyn_expr_node_unref);
+  g_free (self->reason);
   G_OBJECT_CLASS (dyn_read_request_parent_class)->finalize (object);
 }
 
@@ -433,6 +437,7 @@ fail (DynReadRequest *self,
   g_clear_pointer (&self->plan, dyn_expr_plan_free);
   g_clear_pointer (&self->context, dyn_expr_context_free);
   g_clear_pointer (&self->request, dyn_request_free);
+  g_clear_pointer (&self->reason, g_free);
 }
 
 static void
@@ -479,6 +484,247 @@ suggest_elsewhere (DynReadRequest *self,
     }
 }
 
+/* @projection with the attributes of @keys it does not read yet, at its end. */
+static DynExprNode *
+projection_with_keys (DynExprNode        *projection,
+                      const DynKeySchema *keys)
+{
+  for (guint k = 0; keys != NULL && k < dyn_key_schema_get_n_attributes (keys); k++)
+    {
+      const char *name = dyn_key_schema_get_attribute (keys, k, NULL);
+      gboolean found = FALSE;
+
+      for (guint i = 0; !found && i < dyn_expr_node_get_n_children (projection); i++)
+        {
+          DynExprNode *path = dyn_expr_node_get_child (projection, i);
+
+          found = dyn_expr_node_get_kind (path) == DYN_EXPR_PATH &&
+                  g_strcmp0 (dyn_expr_path_get_top_name (dyn_expr_node_get_path (path)), name) == 0;
+        }
+      if (!found)
+        dyn_expr_node_add_child (projection, dyn_expr_node_new_name (name));
+    }
+  return projection;
+}
+
+static gboolean
+is_base64 (const char *s)
+{
+  gsize n = 0;
+  gsize pad = 0;
+
+  for (const char *p = s; *p; p++, n++)
+    {
+      if (*p == '=')
+        pad++;
+      else if (pad > 0 || !(g_ascii_isalnum (*p) || *p == '+' || *p == '/'))
+        return FALSE;
+    }
+  return n % 4 == 0 && pad <= 2;
+}
+
+/* The value of key attribute @name of @type as the user typed it. */
+static DynValue *
+parse_key_text (const char    *name,
+                DynValueType   type,
+                const char    *text,
+                GError       **error)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (text ? text : ""));
+
+  if ((type == DYN_VALUE_S && (text == NULL || text[0] == '\0')) || (type != DYN_VALUE_S && stripped[0] == '\0'))
+    {
+      /* Translators: %s is a key attribute */
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("%s: a key attribute must not be empty"), name);
+      return NULL;
+    }
+  switch (type)
+    {
+    case DYN_VALUE_S:
+      return dyn_value_new_string (text);
+    case DYN_VALUE_N:
+      {
+        g_autoptr(GError) local_error = NULL;
+        DynValue *v = dyn_value_new_number (stripped, &local_error);
+        g_autofree char *message = NULL;
+
+        if (v != NULL)
+          return v;
+        message = g_strdup_printf (_("“%s” is not a DynamoDB number"), stripped);
+        g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s: %s", name, message);
+        return NULL;
+      }
+    case DYN_VALUE_B:
+      {
+        g_autofree char *message = NULL;
+        guchar *data;
+        gsize len = 0;
+
+        if (is_base64 (stripped))
+          {
+            data = g_base64_decode (stripped, &len);
+            return dyn_value_new_binary (g_bytes_new_take (data, len));
+          }
+        message = g_strdup_printf (_("Not valid Base64: %s"), stripped);
+        g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s: %s", name, message);
+        return NULL;
+      }
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+/* The key of a GetItem as the spec gives it, checked against the table's
+ * keys when they are known: every key attribute with its type, no other
+ * attribute (DynamoDB: "The number of conditions on the keys is invalid"). */
+static DynValue *
+get_item_key (DynReadRequest     *self,
+              const DynReadSpec  *spec,
+              GError            **error)
+{
+  const DynKeySchema *keys = self->keys ? &self->keys->table.keys : NULL;
+  g_autoptr(DynValue) key = NULL;
+
+  if (spec->key != NULL)
+    key = dyn_value_ref (spec->key);
+  else if (spec->key_texts != NULL && keys != NULL)
+    {
+      guint n = g_strv_length ((char **) spec->key_texts);
+
+      key = dyn_value_new_map ();
+      for (guint i = 0; i < dyn_key_schema_get_n_attributes (keys); i++)
+        {
+          DynValueType type;
+          const char *name = dyn_key_schema_get_attribute (keys, i, &type);
+          DynValue *v = parse_key_text (name, type, i < n ? spec->key_texts[i] : NULL, error);
+
+          if (v == NULL)
+            return NULL;
+          dyn_value_map_take (key, name, v);
+        }
+    }
+  if (key == NULL || dyn_value_get_value_type (key) != DYN_VALUE_M)
+    {
+      g_set_error_literal (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                           _("GetItem needs the full primary key of the item"));
+      return NULL;
+    }
+  if (keys == NULL)
+    return g_steal_pointer (&key);
+  if (!dyn_item_check_key (key, keys, error))
+    return NULL;
+  for (guint i = 0; i < dyn_value_get_length (key); i++)
+    {
+      const char *name = dyn_value_map_get_name (key, i);
+
+      if (!dyn_key_schema_has_attribute (keys, name))
+        {
+          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                       /* Translators: the first %s is an attribute, the second a table */
+                       _("%s is not a key attribute of table %s: GetItem takes the primary key only"),
+                       name, self->table);
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&key);
+}
+
+/* "year = 2001 AND title = \"Heat\"": a key as the expression text says it. */
+static char *
+key_to_text (DynValue *key)
+{
+  g_autoptr(DynExprNode) node = NULL;
+
+  for (guint i = 0; i < dyn_value_get_length (key); i++)
+    {
+      DynExprNode *eq = dyn_expr_node_new_compare (DYN_EXPR_OP_EQ,
+                                                   dyn_expr_node_new_name (dyn_value_map_get_name (key, i)),
+                                                   dyn_expr_node_new_value (dyn_value_map_get_value (key, i)));
+
+      if (node == NULL)
+        node = eq;
+      else if (dyn_expr_node_get_kind (node) == DYN_EXPR_AND)
+        dyn_expr_node_add_child (node, eq);
+      else
+        node = dyn_expr_node_new_binary (DYN_EXPR_AND, g_steal_pointer (&node), eq);
+    }
+  return node ? dyn_expr_node_to_string (node) : g_strdup ("");
+}
+
+/* A GetItem: the table, the key, a projection, consistency. */
+static void
+build_get_item (DynReadRequest    *self,
+                const DynReadSpec *spec)
+{
+  g_autoptr(DynExprNode) projection = NULL;
+  g_autoptr(DynValue) key = NULL;
+  g_autofree char *key_text = NULL;
+  GError *error = NULL;
+  DynExprRole failed = DYN_EXPR_ROLE_PROJECTION;
+  Slot slot;
+
+  if (self->index != NULL)
+    {
+      fail (self, g_error_new (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                               /* Translators: GetItem is the operation; %s is an index */
+                               _("GetItem reads the table, not the index %s"), self->index), "IndexName");
+      return;
+    }
+  if (spec->key_condition != NULL || spec->key_condition_node != NULL ||
+      spec->filter != NULL || spec->filter_node != NULL)
+    {
+      fail (self, g_error_new_literal (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                       _("GetItem takes the item's key, not a key condition or filter")), NULL);
+      return;
+    }
+  if (spec->count_only)
+    {
+      fail (self, g_error_new_literal (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                       _("Count only (Select=COUNT) is for a Query or Scan, not a GetItem")), "Select");
+      return;
+    }
+  key = get_item_key (self, spec, &error);
+  if (key == NULL)
+    {
+      fail (self, error, "Key");
+      return;
+    }
+  if (spec->projection_node != NULL)
+    projection = dyn_expr_node_copy (spec->projection_node);
+  else if (spec->projection != NULL)
+    {
+      g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr(GHashTable) no_names = g_hash_table_new (g_str_hash, g_str_equal);
+      g_autoptr(GHashTable) no_values = g_hash_table_new (g_str_hash, g_str_equal);
+
+      if (!dyn_expr_check_maps (NULL, spec->names, spec->values, &error) ||
+          (projection = parse_text (spec->projection, DYN_EXPR_ROLE_PROJECTION, spec->names ? spec->names : no_names,
+                                    spec->values ? spec->values : no_values, used, NULL, &error)) == NULL ||
+          !dyn_expr_check_maps (used, spec->names, NULL, &error))
+        {
+          fail (self, error, dyn_expr_role_get_field (DYN_EXPR_ROLE_PROJECTION));
+          return;
+        }
+    }
+  if (projection != NULL && spec->project_keys && self->keys != NULL)
+    projection_with_keys (projection, &self->keys->table.keys);
+
+  self->request = dyn_request_new (DYN_OP_GET_ITEM, self->table);
+  self->request->key = dyn_value_ref (key);
+  self->request->consistent_read = spec->consistent_read;
+  self->context = dyn_expr_context_new ();
+  slot = (Slot) { DYN_EXPR_ROLE_PROJECTION, projection };
+  if (!compile_slots (self->request, self->context, self->keys ? &self->keys->table.keys : NULL,
+                      &slot, 1, &failed, &error))
+    {
+      fail (self, error, dyn_expr_role_get_field (failed));
+      return;
+    }
+  key_text = key_to_text (key);
+  /* Translators: GetItem is the operation; %s is a key, e.g. year = 2001 AND title = "Heat" */
+  self->reason = g_strdup_printf (_("GetItem of the one item with %s"), key_text);
+}
+
 DynReadRequest *
 dyn_read_request_new (const DynTableKeys *keys,
                       const DynReadSpec  *spec)
@@ -515,6 +761,12 @@ dyn_read_request_new (const DynTableKeys *keys,
           return g_steal_pointer (&self);
         }
     }
+  self->first_page_only = spec->first_page_only && spec->mode != DYN_READ_GET_ITEM;
+  if (spec->mode == DYN_READ_GET_ITEM)
+    {
+      build_get_item (self, spec);
+      return g_steal_pointer (&self);
+    }
 
   /* What the user wrote. */
   {
@@ -526,7 +778,7 @@ dyn_read_request_new (const DynTableKeys *keys,
     } given[] = {
       { DYN_EXPR_ROLE_KEY_CONDITION, spec->key_condition_node, spec->key_condition, &key_condition },
       { DYN_EXPR_ROLE_FILTER, spec->filter_node, spec->filter, &filter },
-      { DYN_EXPR_ROLE_PROJECTION, NULL, spec->projection, &projection },
+      { DYN_EXPR_ROLE_PROJECTION, spec->projection_node, spec->projection, &projection },
     };
 
     g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -563,6 +815,30 @@ dyn_read_request_new (const DynTableKeys *keys,
       }
   }
 
+  /* The read options DynamoDB refuses, refused with its words. */
+  if (spec->count_only && projection != NULL)
+    {
+      fail (self, g_error_new_literal (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                       _("Cannot specify the ProjectionExpression when choosing to get only the Count")),
+            dyn_expr_role_get_field (DYN_EXPR_ROLE_PROJECTION));
+      return g_steal_pointer (&self);
+    }
+  if (spec->consistent_read && source != NULL && source->kind == DYN_INDEX_GLOBAL)
+    {
+      fail (self, g_error_new_literal (DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                                       _("Consistent reads are not supported on global secondary indexes")),
+            "ConsistentRead");
+      return g_steal_pointer (&self);
+    }
+  if (projection != NULL && spec->project_keys && source != NULL)
+    {
+      /* The item's key, and its key in the index read, come with every item. */
+      g_autoptr(DynExprNode) given = g_steal_pointer (&projection);
+
+      projection = projection_with_keys (dyn_expr_node_copy (given), &self->keys->table.keys);
+      projection_with_keys (projection, &source->keys);
+    }
+
   /* The plan: what runs, and why. */
   if (self->keys != NULL && self->mode == DYN_READ_CONDITION)
     {
@@ -598,6 +874,7 @@ dyn_read_request_new (const DynTableKeys *keys,
   if (self->plan != NULL)
     {
       take_suggestion (self, self->plan);
+      self->reason = g_strdup (self->plan->reason);
       run_kc = self->plan->key_condition;
       run_filter = self->plan->filter;
       op = self->plan->operation == DYN_EXPR_PLAN_QUERY ? DYN_OP_QUERY : DYN_OP_SCAN;
@@ -613,9 +890,12 @@ dyn_read_request_new (const DynTableKeys *keys,
   /* The request. */
   self->request = dyn_request_new (op, self->table);
   self->request->index = g_strdup (self->index);
-  self->request->limit = spec->limit;
-  self->request->scan_forward = !spec->descending;
+  self->request->limit = MAX (spec->limit, 0);
+  /* A Scan has no order to reverse. */
+  self->request->scan_forward = op == DYN_OP_SCAN || !spec->descending;
   self->request->consistent_read = spec->consistent_read;
+  if (spec->count_only)
+    self->request->select = g_strdup ("COUNT");
   self->context = dyn_expr_context_new ();
   slots[0] = (Slot) { DYN_EXPR_ROLE_KEY_CONDITION, run_kc };
   slots[1] = (Slot) { DYN_EXPR_ROLE_FILTER, run_filter };
@@ -689,6 +969,34 @@ dyn_read_request_get_plan (DynReadRequest *self)
 }
 
 const char *
+dyn_read_request_get_reason (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->reason;
+}
+
+DynValue *
+dyn_read_request_get_key (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
+  return self->request != NULL && self->request->op == DYN_OP_GET_ITEM ? self->request->key : NULL;
+}
+
+gboolean
+dyn_read_request_get_count_only (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), FALSE);
+  return self->request != NULL && g_strcmp0 (self->request->select, "COUNT") == 0;
+}
+
+gboolean
+dyn_read_request_get_first_page_only (DynReadRequest *self)
+{
+  g_return_val_if_fail (DYN_IS_READ_REQUEST (self), FALSE);
+  return self->first_page_only;
+}
+
+const char *
 dyn_read_request_get_suggested_index (DynReadRequest *self)
 {
   g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
@@ -759,6 +1067,7 @@ dyn_read_request_new_pager (DynReadRequest *self,
                             DynClient      *client)
 {
   const DynIndexInfo *source;
+  DynPager *pager;
 
   g_return_val_if_fail (DYN_IS_READ_REQUEST (self), NULL);
   g_return_val_if_fail (DYN_IS_CLIENT (client), NULL);
@@ -766,8 +1075,6 @@ dyn_read_request_new_pager (DynReadRequest *self,
 
   if (self->request->shard_values != NULL && self->request->shard_placeholder != NULL)
     {
-      DynPager *pager;
-
       source = self->keys ? dyn_table_keys_lookup (self->keys, self->index) : NULL;
       pager = dyn_pager_new_fan_out (client, self->request, self->request->shard_placeholder,
                                      self->request->shard_values, source ? source->keys.sort_key : NULL);
@@ -782,5 +1089,7 @@ dyn_read_request_new_pager (DynReadRequest *self,
         }
       return pager;
     }
-  return dyn_pager_new (client, self->request);
+  pager = dyn_pager_new (client, self->request);
+  dyn_pager_set_first_page_only (pager, self->first_page_only);
+  return pager;
 }

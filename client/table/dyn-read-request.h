@@ -27,12 +27,16 @@ G_BEGIN_DECLS
  * @DYN_READ_CONDITION: the filter says which items are wanted; the planner
  *   decides (dyn_expr_plan_condition()): a Query on the source read when
  *   the condition holds an equality on its partition key, else a Scan.
+ * @DYN_READ_GET_ITEM: a GetItem of the one item whose full primary key is
+ *   the spec's @key (or @key_texts), on the table; no key condition, filter
+ *   or index.
  *
  * How the expressions of a #DynReadSpec are read.
  */
 typedef enum {
   DYN_READ_EXPLICIT,
   DYN_READ_CONDITION,
+  DYN_READ_GET_ITEM,
 } DynReadMode;
 
 /**
@@ -45,14 +49,31 @@ typedef enum {
  *   with @names/@values, or inline values), or NULL; not used in
  *   %DYN_READ_CONDITION, where the planner finds the key condition
  * @filter: (nullable): the filter (in %DYN_READ_CONDITION: the condition)
- * @projection: (nullable): the projection
+ * @projection: (nullable): the projection (ProjectionExpression)
  * @key_condition_node: (nullable): instead of @key_condition, a parsed one
  * @filter_node: (nullable): instead of @filter
  * @names: (nullable): "#n" → name, the placeholders the texts use
  * @values: (nullable): ":v" → DynValue
- * @limit: the page size (Limit); 0: DynamoDB's 1 MB pages
- * @descending: read the sort key backwards (Query)
- * @consistent_read: a strongly consistent read
+ * @limit: the page size (Limit) of a Query or Scan; 0: DynamoDB's 1 MB
+ *   pages (DynamoDB refuses a Limit of 0: none is sent)
+ * @descending: read the sort key backwards (ScanIndexForward=false; a
+ *   Query only: a Scan has no order, and is sent without it)
+ * @consistent_read: a strongly consistent read (ConsistentRead); refused
+ *   on a global secondary index, as DynamoDB refuses it
+ * @projection_node: (nullable): instead of @projection, a parsed one
+ * @key: (nullable): %DYN_READ_GET_ITEM: the item's full primary key (a map)
+ * @key_texts: (nullable) (array zero-terminated=1): %DYN_READ_GET_ITEM,
+ *   instead of @key: the value of each key attribute of the table as typed,
+ *   in key order (partition key, then sort key), parsed by its type: a
+ *   string as it is, a number as DynamoDB's decimal text, binary as Base64
+ * @count_only: Select=COUNT: the read counts the items (Count, ScannedCount
+ *   and the capacity) and returns none; no projection
+ * @first_page_only: @limit is the first page's only: the pager of
+ *   dyn_read_request_new_pager() reads full pages after it (the window's
+ *   small first page); otherwise every page has @limit items at most
+ * @project_keys: with a projection and known keys, the key attributes of
+ *   the table and of the index read are read too, so that every item can
+ *   be grouped and edited by its key
  *
  * What the user asked for. Borrowed by dyn_read_request_new() for the time
  * of the call.
@@ -71,6 +92,12 @@ typedef struct {
   gint64        limit;
   gboolean      descending;
   gboolean      consistent_read;
+  DynExprNode  *projection_node;
+  DynValue     *key;
+  const char * const *key_texts;
+  gboolean      count_only;
+  gboolean      first_page_only;
+  gboolean      project_keys;
 } DynReadSpec;
 
 #define DYN_TYPE_READ_REQUEST (dyn_read_request_get_type ())
@@ -99,10 +126,21 @@ const char         *dyn_read_request_get_table       (DynReadRequest *self);
 /* The source read: an index name, or NULL for the table. */
 const char         *dyn_read_request_get_index       (DynReadRequest *self);
 DynReadMode         dyn_read_request_get_mode        (DynReadRequest *self);
-/* Query or Scan (what is sent; valid requests only). */
+/* Query, Scan or GetItem (what is sent; valid requests only). */
 DynOperation        dyn_read_request_get_operation   (DynReadRequest *self);
-/* The plan (NULL without keys, or when not valid). */
+/* The plan of a Query or Scan (NULL for a GetItem, without keys, or when
+ * not valid). */
 const DynExprPlan  *dyn_read_request_get_plan        (DynReadRequest *self);
+/* Why the read is what it is, as the user reads it: the plan's reason, or
+ * for a GetItem its key ("GetItem of the item with year = 2001 AND title =
+ * \"Heat\""). NULL when not valid or not known. */
+const char         *dyn_read_request_get_reason      (DynReadRequest *self);
+/* A GetItem's key (valid requests only), else NULL. */
+DynValue           *dyn_read_request_get_key         (DynReadRequest *self);
+/* Whether the read only counts (Select=COUNT). */
+gboolean            dyn_read_request_get_count_only  (DynReadRequest *self);
+/* Whether the Limit is the first page's only (#DynReadSpec.first_page_only). */
+gboolean            dyn_read_request_get_first_page_only (DynReadRequest *self);
 
 /* Another read that does better (or, when not valid, one that is valid): the
  * table's name or the index's, a sentence, and its key condition. NULL: none. */
@@ -126,7 +164,8 @@ char               *dyn_read_request_dup_snippet     (DynReadRequest     *self,
                                                       const char         *endpoint,
                                                       const char         *region) G_GNUC_WARN_UNUSED_RESULT;
 /* The pager that sends it: page by page, or over every shard of a sharded
- * partition key ("WS#acme#01..10"). Valid requests only. */
+ * partition key ("WS#acme#01..10"); a GetItem as one page of at most one
+ * item. Valid requests only. */
 DynPager           *dyn_read_request_new_pager       (DynReadRequest *self,
                                                       DynClient      *client) G_GNUC_WARN_UNUSED_RESULT;
 
