@@ -223,6 +223,40 @@ _dyn_window_history_reset (DynWindow *self)
 /* Shows @entry on the open table: the builder's text and index as they
  * were, then the read (or, going back or forward to the very read kept
  * with the table, its rows as they are). */
+/* The builder's read options as the entry's request had them: the
+ * operation (GetItem by key), consistent read, order, count only and a
+ * projection written without placeholders. */
+static void
+restore_options (DynWindow    *self,
+                 DynReadEntry *entry)
+{
+  const DynRequest *request = dyn_read_entry_get_request (entry);
+  gboolean by_key;
+
+  if (request == NULL || dyn_read_entry_get_origin (entry) == DYN_READ_ORIGIN_SCAN)
+    return;
+  by_key = request->op == DYN_OP_GET_ITEM;
+  dyn_expression_builder_set_by_key (self->builder, by_key);
+  if (by_key)
+    dyn_expression_builder_set_key (self->builder, request->key);
+  dyn_expression_builder_set_consistent_read (self->builder, request->consistent_read);
+  dyn_expression_builder_set_descending (self->builder, request->op == DYN_OP_QUERY && !request->scan_forward);
+  dyn_expression_builder_set_count_only (self->builder, g_strcmp0 (request->select, "COUNT") == 0);
+  if (request->projection == NULL)
+    dyn_expression_builder_set_projection (self->builder, NULL);
+  else
+    {
+      /* As sent it names attributes through placeholders: the builder shows
+       * the names themselves. */
+      g_autoptr(DynExprNode) node = dyn_expr_parse (request->projection, DYN_EXPR_ROLE_PROJECTION,
+                                                    request->names, NULL, NULL, NULL);
+      g_autofree char *text = node ? dyn_expr_node_to_string (node) : NULL;
+
+      if (text != NULL)
+        dyn_expression_builder_set_projection (self->builder, text);
+    }
+}
+
 static void
 run_entry_now (DynWindow    *self,
                DynReadEntry *entry,
@@ -236,6 +270,7 @@ run_entry_now (DynWindow    *self,
   kept = moving && self->read != NULL && self->pager != NULL && dyn_read_entry_get_read (entry) == self->read;
   self->history_moving = moving;
   _dyn_window_select_index (self, dyn_read_entry_get_index (entry));
+  restore_options (self, entry);
   dyn_expression_builder_set_text (self->builder, text);
   if (*text != '\0')
     gtk_revealer_set_reveal_child (self->builder_revealer, TRUE);

@@ -1177,6 +1177,52 @@ test_empty_window (Fixture       *fixture,
   g_assert_false (gtk_widget_get_visible (button));
 }
 
+/* Back restores the read options too: descending, consistent read and a
+ * projection, and Forward the read without them. */
+static void
+test_back_options (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  DynWindow *window = fixture->window;
+  DynExpressionBuilder *builder;
+  const DynRequest *sent;
+
+  if (!ensure_tables ())
+    return;
+  open_table (fixture, movies);
+  builder = dyn_window_get_builder (window);
+  dyn_expression_builder_set_descending (builder, TRUE);
+  dyn_expression_builder_set_consistent_read (builder, TRUE);
+  dyn_expression_builder_set_projection (builder, "title, rating");
+  run_text (fixture, "year = 2013");
+  sent = dyn_window_get_request (window);
+  g_assert_false (sent->scan_forward);
+  g_assert_true (sent->consistent_read);
+
+  /* Another read with every option off. */
+  dyn_expression_builder_set_descending (builder, FALSE);
+  dyn_expression_builder_set_consistent_read (builder, FALSE);
+  dyn_expression_builder_set_projection (builder, NULL);
+  run_text (fixture, "year = 2014");
+  g_assert_true (dyn_window_get_request (window)->scan_forward);
+
+  g_assert_true (activate (window, "win.go-back", NULL));
+  assert_shows (fixture, "year = 2013", NULL, 3);
+  g_assert_true (dyn_expression_builder_get_descending (builder));
+  g_assert_true (dyn_expression_builder_get_consistent_read (builder));
+  g_assert_nonnull (dyn_expression_builder_get_projection (builder));
+  sent = dyn_window_get_request (window);
+  g_assert_false (sent->scan_forward);
+  g_assert_true (sent->consistent_read);
+  g_assert_nonnull (sent->projection);
+
+  g_assert_true (activate (window, "win.go-forward", NULL));
+  assert_shows (fixture, "year = 2014", NULL, 3);
+  g_assert_false (dyn_expression_builder_get_descending (builder));
+  g_assert_false (dyn_expression_builder_get_consistent_read (builder));
+  g_assert_null (dyn_expression_builder_get_projection (builder));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1195,6 +1241,7 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add ("/dyn/window-history/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("back-forward", test_back_forward);
+  ADD ("back-options", test_back_options);
   ADD ("follow-back", test_follow_back);
   ADD ("staged-kept", test_staged_kept);
   ADD ("recent", test_recent);
