@@ -101,10 +101,10 @@ test_binary (void)
     "\"set\":{\"BS\":[\"aGk=\",\"AAE=\"]}}");
   struct { const char *name; const char *shown; DynValueDisplay kind; } cases[] = {
     { "text", "binary · 11 bytes · “hello world”", DYN_VALUE_DISPLAY_BINARY },
-    { "png", "binary · 18 bytes · 89 50 4e 47 0d 0a 1a 0a 00 00 00 0d 49 48 44 52 …", DYN_VALUE_DISPLAY_BINARY },
-    { "bytes", "binary · 5 bytes · 00 01 02 03 04", DYN_VALUE_DISPLAY_BINARY },
+    { "png", "binary · 18 bytes · 8950 4e47 0d0a 1a0a 0000 000d 4948 4452 …", DYN_VALUE_DISPLAY_BINARY },
+    { "bytes", "binary · 5 bytes · 0001 0203 04", DYN_VALUE_DISPLAY_BINARY },
     { "empty", "binary · 0 bytes", DYN_VALUE_DISPLAY_EMPTY },
-    { "set", "binary · {“hi”, 00 01}", DYN_VALUE_DISPLAY_BINARY },
+    { "set", "binary · {“hi”, 0001}", DYN_VALUE_DISPLAY_BINARY },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -1274,10 +1274,12 @@ count_children (GtkWidget *widget)
   return n;
 }
 
+/* What a grid cell shows (issue 11: binary, numbers and empty values are
+ * shown to be read, dyn_value_format_display()). */
 static char *
 cell_text (DynValue *value)
 {
-  return value ? dyn_value_format_cell (value, DYN_BINARY_FORMAT_BASE64, 160) : g_strdup ("");
+  return value ? dyn_value_format_display (value, 160, NULL) : g_strdup ("");
 }
 
 static void

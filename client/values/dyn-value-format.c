@@ -440,8 +440,9 @@ append_binary_preview (GString *out,
       g_string_append (out, "”");
       return;
     }
+  /* In pairs, as hexdump and xxd write them. */
   for (gsize i = 0; i < len && i < PREVIEW_BYTES; i++)
-    g_string_append_printf (out, i > 0 ? " %02x" : "%02x", data[i]);
+    g_string_append_printf (out, i > 0 && i % 2 == 0 ? " %02x" : "%02x", data[i]);
   if (len > PREVIEW_BYTES)
     g_string_append (out, " …");
 }

@@ -50,7 +50,7 @@ typedef enum {
  * the text to edit): like the cell text, but
  * - binary is marked and previewed: "binary · 5 bytes · “hello”" when the
  *   bytes are printable UTF-8, else their first bytes in hex
- *   ("binary · 4 bytes · 89 50 4e 47");
+ *   in pairs ("binary · 4 bytes · 8950 4e47");
  * - numbers are exact and readable (dyn_number_format_display());
  * - an empty string reads "(empty string)", empty binary "binary · 0
  *   bytes", so that both differ from a missing attribute (no text).
