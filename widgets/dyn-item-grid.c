@@ -291,6 +291,7 @@ item_bind_cb (GtkSignalListItemFactory *factory,
   GtkLabel *count = GTK_LABEL (gtk_widget_get_last_child (box));
   gpointer object = row_get_object (list_item);
   gboolean is_link;
+  glong n_chars;
 
   gtk_tree_expander_set_list_row (expander, gtk_list_item_get_item (list_item));
   gtk_widget_set_visible (GTK_WIDGET (mark), FALSE);
@@ -304,7 +305,9 @@ item_bind_cb (GtkSignalListItemFactory *factory,
       gtk_widget_set_visible (GTK_WIDGET (entity), FALSE);
       gtk_widget_set_visible (GTK_WIDGET (link), TRUE);
       gtk_inscription_set_text (title, text);
-      gtk_inscription_set_nat_chars (title, MIN (g_utf8_strlen (text, -1), 60));
+      /* Characters of average width: room for a bold heading's wider ones. */
+      n_chars = g_utf8_strlen (text, -1);
+      gtk_inscription_set_nat_chars (title, MIN (n_chars + n_chars / 2 + 2, 90));
       is_link = self->model != NULL && dyn_collection_get_partition_key_value (collection) != NULL &&
                 g_hash_table_contains (self->links, dyn_collection_model_get_partition_key (self->model));
       gtk_widget_set_can_target (GTK_WIDGET (link), is_link);
