@@ -85,6 +85,8 @@ load_finished (DynWindow    *self,
     }
   if (items != NULL)
     append_page (self, items);
+  /* The collection the last page ended in may go on in the next. */
+  dyn_collection_model_set_more_pending (self->model, !dyn_pager_is_done (self->pager));
   _dyn_window_clear_error (self);
   _dyn_window_update_status (self);
   /* A GetItem that finds nothing says so where the row would be. */

@@ -182,7 +182,7 @@ describe_stats (DynWindow *self)
       g_string_append (s, " ");
       g_string_append_printf (s, _("(%u scanned)"), (guint) stats->scanned);
     }
-  if (self->model != NULL && self->grid != NULL && dyn_item_grid_get_grouped (self->grid) &&
+  if (self->model != NULL && self->grid != NULL && dyn_item_grid_get_shows_collections (self->grid) &&
       g_strcmp0 (self->request->select, "COUNT") != 0 && self->request->op != DYN_OP_GET_ITEM)
     {
       guint n = dyn_collection_model_get_n_collections (self->model);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is needed, builds, starts DynamoDB Local with the demo data, shows the
+# Installs what is needed, builds, starts DynamoDB Local with the demo data (Workspaces,
+# School, and Products, Movies and Shop: tables unlike the seeds), shows the
 # seeds' three reads with dynoscope-cli and opens Dynoscope on the Workspaces table.
 # A 100,000-item Events table is loaded in the background while the window opens.
 # DYN_DEMO_NO_GUI=1 keeps to the command line (and ends after the reads).
@@ -30,6 +31,13 @@ cli create-table Workspaces --pk EntityRef:S --sk Detail:S --gsi GSI1:GSI1PK:S:G
 cli create-table School --pk PK:S --sk SK:S --gsi GSI1:GSI1PK:S:GSI1SK:S >/dev/null
 cli batch-write Workspaces < data/demo/Workspaces.jsonl
 cli batch-write School < data/demo/School.jsonl
+# Tables unlike the seeds: no sort key, a number key, an entity-type attribute.
+cli create-table Products --pk ProductId:S >/dev/null
+cli create-table Movies --pk year:N --sk title:S >/dev/null
+cli create-table Shop --pk PK:S --sk SK:S >/dev/null
+cli batch-write Products < data/demo/Products.jsonl
+cli batch-write Movies < data/demo/Movies.jsonl
+cli batch-write Shop < data/demo/Shop.jsonl
 
 echo
 echo "== 1. The workspace itself: GetItem META"

@@ -1401,6 +1401,173 @@ test_multikey_descending (void)
   assert_collections_sorted (model);
 }
 
+/* Issue 11: the model fits the table. ------------------------------------ */
+
+static GPtrArray *
+plain_page (const char * const *items)
+{
+  GPtrArray *page = dyn_test_item_array_new ();
+
+  for (guint i = 0; items[i] != NULL; i++)
+    g_ptr_array_add (page, dyn_test_plain_item (items[i]));
+  return page;
+}
+
+/* Without a sort key there are no item collections (a table holds one item
+ * per key); a hash-only index has them once a key holds two items. */
+static void
+test_has_collections (void)
+{
+  g_autoptr(DynCollectionModel) table = dyn_collection_model_new ("ProductId", NULL, FALSE);
+  g_autoptr(DynCollectionModel) index = dyn_collection_model_new ("Category", NULL, FALSE);
+  g_autoptr(DynCollectionModel) ranged = dyn_collection_model_new ("year", "title", FALSE);
+  const char *products[] = { "{\"ProductId\": \"P-1\", \"Category\": \"book\"}",
+                             "{\"ProductId\": \"P-2\", \"Category\": \"toy\"}",
+                             "{\"ProductId\": \"P-3\"}",
+                             /* Projected without the key: "(no key)", no collection either. */
+                             "{\"Name\": \"x\"}", "{\"Name\": \"y\"}", NULL };
+  const char *more[] = { "{\"ProductId\": \"P-4\", \"Category\": \"book\"}", NULL };
+  g_autoptr(GPtrArray) page1 = plain_page (products);
+  g_autoptr(GPtrArray) page2 = plain_page (more);
+  guint notified = 0;
+  gboolean has;
+
+  g_assert_true (dyn_collection_model_has_collections (ranged));
+  g_assert_false (dyn_collection_model_has_collections (table));
+  g_signal_connect (table, "notify::has-collections", G_CALLBACK (notify_count_cb), &notified);
+  dyn_collection_model_append_page (table, page1);
+  dyn_collection_model_append_page (table, page2);
+  g_assert_false (dyn_collection_model_has_collections (table));
+  g_assert_cmpuint (notified, ==, 0);
+
+  g_signal_connect (index, "notify::has-collections", G_CALLBACK (notify_count_cb), &notified);
+  dyn_collection_model_append_page (index, page1);
+  g_assert_false (dyn_collection_model_has_collections (index));
+  /* The second "book": told once. */
+  dyn_collection_model_append_page (index, page2);
+  g_assert_true (dyn_collection_model_has_collections (index));
+  g_assert_cmpuint (notified, ==, 1);
+  g_object_get (index, "has-collections", &has, NULL);
+  g_assert_true (has);
+  dyn_collection_model_append_page (index, page2);
+  g_assert_cmpuint (notified, ==, 1);
+  dyn_collection_model_clear (index);
+  g_assert_false (dyn_collection_model_has_collections (index));
+  g_assert_cmpuint (notified, ==, 2);
+  dyn_collection_model_clear (ranged);
+  g_assert_true (dyn_collection_model_has_collections (ranged));
+}
+
+/* While the read has more pages, the collection its last page ended in can
+ * grow: its count is a lower bound. */
+static void
+test_more_pending (void)
+{
+  g_autoptr(DynCollectionModel) model = dyn_collection_model_new ("PK", "SK", FALSE);
+  const char *first[] = { "{\"PK\": \"a\", \"SK\": \"1\"}", "{\"PK\": \"b\", \"SK\": \"1\"}", NULL };
+  const char *second[] = { "{\"PK\": \"b\", \"SK\": \"2\"}", "{\"PK\": \"b\", \"SK\": \"3\"}", "{\"PK\": \"c\", \"SK\": \"1\"}", NULL };
+  g_autoptr(GPtrArray) page1 = plain_page (first);
+  g_autoptr(GPtrArray) page2 = plain_page (second);
+  g_autoptr(DynValue) a = string_value ("a");
+  g_autoptr(DynValue) b = string_value ("b");
+  g_autoptr(DynValue) c = string_value ("c");
+  DynCollection *ca, *cb, *cc;
+  guint b_notified = 0, model_notified = 0;
+  gboolean pending;
+
+  g_assert_false (dyn_collection_model_get_more_pending (model));
+  g_signal_connect (model, "notify::more-pending", G_CALLBACK (notify_count_cb), &model_notified);
+  dyn_collection_model_set_more_pending (model, TRUE);
+  dyn_collection_model_set_more_pending (model, TRUE);
+  g_assert_cmpuint (model_notified, ==, 1);
+  dyn_collection_model_append_page (model, page1);
+  ca = dyn_collection_model_lookup_collection (model, a);
+  cb = dyn_collection_model_lookup_collection (model, b);
+  g_assert_false (dyn_collection_get_more_pending (ca));
+  g_assert_true (dyn_collection_get_more_pending (cb));
+  g_object_get (cb, "more-pending", &pending, NULL);
+  g_assert_true (pending);
+
+  /* The next page finishes b and ends in c. */
+  g_signal_connect (cb, "notify::more-pending", G_CALLBACK (notify_count_cb), &b_notified);
+  dyn_collection_model_append_page (model, page2);
+  cc = dyn_collection_model_lookup_collection (model, c);
+  g_assert_cmpuint (b_notified, ==, 1);
+  g_assert_false (dyn_collection_get_more_pending (cb));
+  g_assert_cmpuint (dyn_collection_get_n_items (cb), ==, 3);
+  g_assert_true (dyn_collection_get_more_pending (cc));
+
+  /* The read is done: nothing can grow. */
+  dyn_collection_model_set_more_pending (model, FALSE);
+  g_assert_false (dyn_collection_get_more_pending (cc));
+  g_assert_cmpuint (model_notified, ==, 2);
+
+  /* A collection that leaves the model is no longer the last. */
+  dyn_collection_model_set_more_pending (model, TRUE);
+  g_assert_true (dyn_collection_get_more_pending (cc));
+  g_object_ref (cc);
+  g_assert_true (dyn_collection_model_remove (model, dyn_collection_peek_item (cc, 0)));
+  g_assert_false (dyn_collection_get_more_pending (cc));
+  g_object_unref (cc);
+}
+
+/* Entity labels follow one rule for the model, told once when it is
+ * decided, whatever the number of pages. */
+static void
+test_entity_rule (void)
+{
+  g_autoptr(DynCollectionModel) shop = dyn_collection_model_new ("PK", "SK", FALSE);
+  g_autoptr(DynCollectionModel) movies = dyn_collection_model_new ("year", "title", FALSE);
+  g_autoptr(DynCollectionModel) workspaces = dyn_collection_model_new ("EntityRef", "Detail", FALSE);
+  g_autoptr(GPtrArray) seed = load_seed ("workspaces.json");
+  const char *customer[] = { "{\"PK\": \"c1\", \"SK\": \"c1\", \"EntityType\": \"customer\"}", NULL };
+  const char *orders[] = { "{\"PK\": \"c1\", \"SK\": \"o1\", \"EntityType\": \"order\"}",
+                           "{\"PK\": \"c1\", \"SK\": \"o2\", \"EntityType\": \"order\"}", NULL };
+  const char *films[] = { "{\"year\": 2013, \"title\": \"Rush\"}", "{\"year\": 2013, \"title\": \"Gravity\"}",
+                          "{\"year\": 2014, \"title\": \"Interstellar\"}", NULL };
+  g_autoptr(GPtrArray) p1 = plain_page (customer);
+  g_autoptr(GPtrArray) p2 = plain_page (orders);
+  g_autoptr(GPtrArray) p3 = plain_page (films);
+  DynCollection *coll;
+  DynEntitySource source;
+  guint notified = 0;
+
+  g_signal_connect (shop, "notify::entity-source", G_CALLBACK (notify_count_cb), &notified);
+  dyn_collection_model_append_page (shop, p1);
+  g_assert_cmpint (dyn_collection_model_get_entity_source (shop), ==, DYN_ENTITY_SOURCE_NONE);
+  coll = dyn_collection_model_peek_collection (shop, 0);
+  g_assert_null (dyn_item_object_get_entity_type (dyn_collection_peek_item (coll, 0)));
+  dyn_collection_model_append_page (shop, p2);
+  g_assert_cmpuint (notified, ==, 1);
+  g_object_get (shop, "entity-source", &source, NULL);
+  g_assert_cmpint (source, ==, DYN_ENTITY_SOURCE_ATTRIBUTE);
+  g_assert_cmpstr (dyn_collection_model_get_entity_attribute (shop), ==, "EntityType");
+  /* The item of the first page too, not "c" from its key. */
+  g_assert_cmpstr (dyn_item_object_get_entity_type (dyn_collection_peek_item (coll, 0)), ==, "customer");
+  g_assert_cmpstr (dyn_item_object_get_entity_type (dyn_collection_peek_item (coll, 1)), ==, "order");
+  for (guint i = 0; i < 5; i++)
+    dyn_collection_model_append_page (shop, p2);
+  g_assert_cmpuint (notified, ==, 1);
+  dyn_collection_model_clear (shop);
+  g_assert_cmpuint (notified, ==, 2);
+  g_assert_cmpint (dyn_collection_model_get_entity_source (shop), ==, DYN_ENTITY_SOURCE_NONE);
+
+  /* Movies keyed by title: no title is an entity type. */
+  dyn_collection_model_append_page (movies, p3);
+  g_assert_cmpint (dyn_collection_model_get_entity_source (movies), ==, DYN_ENTITY_SOURCE_NONE);
+  for (guint c = 0; c < dyn_collection_model_get_n_collections (movies); c++)
+    {
+      coll = dyn_collection_model_peek_collection (movies, c);
+      for (guint i = 0; i < dyn_collection_get_n_items (coll); i++)
+        g_assert_null (dyn_item_object_get_entity_type (dyn_collection_peek_item (coll, i)));
+    }
+
+  /* The seed's single-table design: the sort key's prefix. */
+  dyn_collection_model_append_page (workspaces, seed);
+  g_assert_cmpint (dyn_collection_model_get_entity_source (workspaces), ==, DYN_ENTITY_SOURCE_SORT_KEY);
+  g_assert_null (dyn_collection_model_get_entity_attribute (workspaces));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1426,6 +1593,9 @@ main (int argc, char **argv)
   g_test_add_func ("/dyn/collections/big", test_big);
   g_test_add_func ("/dyn/collections/multikey/grouping", test_multikey_grouping);
   g_test_add_func ("/dyn/collections/multikey/descending", test_multikey_descending);
+  g_test_add_func ("/dyn/collections/has-collections", test_has_collections);
+  g_test_add_func ("/dyn/collections/more-pending", test_more_pending);
+  g_test_add_func ("/dyn/collections/entity-rule", test_entity_rule);
 
   return g_test_run ();
 }

@@ -18,7 +18,7 @@
 
 /* The README screenshots, taken in the real window under Xvfb against
  * DynamoDB Local with the demo data (data/demo: the Workspaces table with
- * GSI1, and School), driven through the window's actions and properties:
+ * GSI1, School, Products, Movies and Shop), driven through the window's actions and properties:
  *
  *   grouped.png             the Workspaces table grouped by item collection
  *   detail.png              a Query from the builder, a row in the detail pane
@@ -28,6 +28,12 @@
  *                           staged, the staged pane open
  *   conflict.png            a second writer changed the item between staging
  *                           and commit: the conflict window
+ *   products.png            a table without a sort key (Products): a plain
+ *                           list; binary, empty and huge values in cells
+ *   movies.png              a number partition key (Movies: year, title):
+ *                           grouped by year, no entity labels
+ *   shop.png                an EntityType attribute (Shop): its values label
+ *                           the rows
  *
  * Each is rendered into the build directory (tests/screenshots/), or into
  * $DYN_SCREENSHOT_DIR when set (`meson compile -C _build screenshots` sets it
@@ -210,6 +216,9 @@ load_demo_tables (DynClient *client)
   const char *gsis[] = { "GSI1:GSI1PK:S:GSI1SK:S", NULL };
   g_autoptr(GPtrArray) workspaces = read_demo ("Workspaces.jsonl");
   g_autoptr(GPtrArray) school = read_demo ("School.jsonl");
+  g_autoptr(GPtrArray) products = read_demo ("Products.jsonl");
+  g_autoptr(GPtrArray) movies = read_demo ("Movies.jsonl");
+  g_autoptr(GPtrArray) shop = read_demo ("Shop.jsonl");
   g_autoptr(GError) error = NULL;
 
   if (tables_loaded)
@@ -221,6 +230,18 @@ load_demo_tables (DynClient *client)
   g_assert_true (dyn_test_create_table (client, "School", "PK:S", "SK:S", gsis, &error));
   g_assert_no_error (error);
   g_assert_true (dyn_test_load_items (client, "School", school, &error));
+  g_assert_no_error (error);
+  g_assert_true (dyn_test_create_table (client, "Products", "ProductId:S", NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (dyn_test_load_items (client, "Products", products, &error));
+  g_assert_no_error (error);
+  g_assert_true (dyn_test_create_table (client, "Movies", "year:N", "title:S", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (dyn_test_load_items (client, "Movies", movies, &error));
+  g_assert_no_error (error);
+  g_assert_true (dyn_test_create_table (client, "Shop", "PK:S", "SK:S", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (dyn_test_load_items (client, "Shop", shop, &error));
   g_assert_no_error (error);
   tables_loaded = TRUE;
 }
@@ -408,12 +429,12 @@ save_in_editor (Fixture    *fixture,
   g_assert_null (dyn_window_get_item_editor (fixture->window));
 }
 
-/* Room for the staged list: the builder and the sidebar closed, the key
- * columns hidden (the Item column shows the key). */
+/* Room for the staged list: the builder and the sidebar closed, the
+ * partition key (the group header says it) and the GSI keys hidden. */
 static void
 editing_layout (Fixture *fixture)
 {
-  const char *shown[] = { "Name", "Status", "Budget", "Tags", NULL };
+  const char *shown[] = { "Detail", "Name", "Status", "Budget", "Tags", NULL };
   DynItemGrid *grid = dyn_window_get_grid (fixture->window);
   g_auto(GStrv) columns = dyn_item_grid_dup_column_names (grid);
 
@@ -844,6 +865,248 @@ test_conflict (Fixture       *fixture,
   g_assert_no_error (error);
 }
 
+/* Opens a demo table: a Scan of every item. */
+static void
+open_demo_table (Fixture    *fixture,
+                 const char *table)
+{
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.open-table", "s", table));
+  dyn_test_wait_idle (fixture->window);
+  g_assert_null (dyn_window_get_error_text (fixture->window));
+  g_assert_cmpstr (dyn_window_get_table (fixture->window), ==, table);
+  wait_frames (GTK_WIDGET (fixture->window), 3);
+}
+
+/* How many visible entity labels under @widget read @text (any text when
+ * NULL). */
+static guint
+count_entity_labels (GtkWidget  *widget,
+                     const char *text)
+{
+  guint n = 0;
+
+  if (!gtk_widget_get_visible (widget))
+    return 0;
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "dyn-entity-type") &&
+      (text == NULL || g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0))
+    n++;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    n += count_entity_labels (child, text);
+  return n;
+}
+
+/* Shows only these columns, in this order after the Item column, as a user
+ * would drag them. */
+static void
+show_columns (Fixture            *fixture,
+              const char * const *shown)
+{
+  DynItemGrid *grid = dyn_window_get_grid (fixture->window);
+  GtkColumnView *view = dyn_item_grid_get_column_view (grid);
+  g_auto(GStrv) columns = dyn_item_grid_dup_column_names (grid);
+
+  for (guint i = 0; columns[i] != NULL; i++)
+    dyn_item_grid_set_column_visible (grid, columns[i], g_strv_contains (shown, columns[i]));
+  for (guint k = 0; shown[k] != NULL; k++)
+    {
+      GListModel *list = gtk_column_view_get_columns (view);
+
+      for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+        {
+          g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (list, i);
+
+          if (g_strcmp0 (gtk_column_view_column_get_title (column), shown[k]) == 0)
+            {
+              gtk_column_view_insert_column (view, k + 1, column);
+              break;
+            }
+        }
+    }
+  g_clear_pointer (&columns, g_strfreev);
+  columns = dyn_item_grid_dup_column_names (grid);
+  for (guint k = 0; shown[k] != NULL; k++)
+    g_assert_cmpstr (columns[k], ==, shown[k]);
+}
+
+static DynItemObject *
+lookup_row (Fixture    *fixture,
+            const char *key_json)
+{
+  g_autoptr(DynValue) key = dyn_test_item (key_json);
+  DynItemObject *row = dyn_collection_model_lookup (dyn_window_get_model (fixture->window), key);
+
+  g_assert_nonnull (row);
+  return row;
+}
+
+static void
+assert_cell (Fixture       *fixture,
+             DynItemObject *row,
+             const char    *attribute,
+             const char    *prefix)
+{
+  g_autofree char *text = dyn_item_grid_dup_cell_text (dyn_window_get_grid (fixture->window), row, attribute);
+
+  g_assert_nonnull (text);
+  if (!g_str_has_prefix (text, prefix))
+    g_error ("the %s cell shows “%s”, not “%s…”", attribute, text, prefix);
+}
+
+/* products.png: a table without a sort key is a plain list, though
+ * grouping is on; its cells mark binary (with a preview), an empty string
+ * and empty binary, and show a 20-digit number readably. */
+static void
+test_products (Fixture       *fixture,
+               gconstpointer  data)
+{
+  const char *shown[] = { "ProductId", "Name", "Thumbnail", "Barcode", "Description", "UnitsSold", NULL };
+  /* Wide enough for the previews, as a user would drag them. */
+  const int widths[] = { 100, 160, 236, 236, 140, 318 };
+  DynWindow *window = fixture->window;
+  g_autoptr(GPtrArray) items = read_demo ("Products.jsonl");
+  DynItemGrid *grid;
+  DynCollectionModel *model;
+  GListModel *rows;
+  DynItemObject *gift, *shirt;
+  Picture picture;
+
+  if (window == NULL)
+    return;
+  open_demo_table (fixture, "Products");
+  show_builder (fixture, FALSE);
+  show_sidebar (fixture, FALSE);
+  show_columns (fixture, shown);
+  grid = dyn_window_get_grid (window);
+  {
+    GListModel *columns = gtk_column_view_get_columns (dyn_item_grid_get_column_view (grid));
+
+    for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+      {
+        g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i + 1);
+
+        gtk_column_view_column_set_fixed_width (column, widths[i]);
+      }
+  }
+  model = dyn_window_get_model (window);
+  g_assert_cmpuint (dyn_collection_model_get_n_items_total (model), ==, items->len);
+  g_assert_true (dyn_item_grid_get_grouped (grid));
+  g_assert_false (dyn_item_grid_get_shows_collections (grid));
+  /* No header rows: every row is an item. */
+  rows = dyn_item_grid_get_rows (grid);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, items->len);
+  for (guint i = 0; i < items->len; i++)
+    {
+      g_autoptr(GObject) object = g_list_model_get_item (rows, i);
+
+      g_assert_true (DYN_IS_ITEM_OBJECT (object));
+    }
+  g_assert_null (strstr (dyn_window_get_status_text (window), "collection"));
+  /* Product ids name no entity type. */
+  g_assert_cmpint (dyn_collection_model_get_entity_source (model), ==, DYN_ENTITY_SOURCE_NONE);
+
+  picture = save_picture (GTK_WINDOW (window), "products.png");
+  g_assert_cmpuint (count_entity_labels (GTK_WIDGET (grid), NULL), ==, 0);
+  gift = lookup_row (fixture, "{\"ProductId\":{\"S\":\"P-2001\"}}");
+  shirt = lookup_row (fixture, "{\"ProductId\":{\"S\":\"P-1001\"}}");
+  assert_cell (fixture, gift, "ProductId", "P-2001");
+  assert_cell (fixture, gift, "Description", "(empty string)");
+  assert_cell (fixture, gift, "Thumbnail", "binary · 0 bytes");
+  assert_cell (fixture, gift, "Barcode", "binary · 12 bytes · “GIFT-2001-EU”");
+  assert_cell (fixture, gift, "UnitsSold", "≈ 1.235 × 10¹⁹ · 12\u202f345\u202f678\u202f901\u202f234\u202f567\u202f890");
+  assert_cell (fixture, shirt, "Thumbnail", "binary · 72 bytes · 8950 4e47 0d0a 1a0a");
+  /* A missing attribute: no text at all. */
+  assert_cell (fixture, shirt, "Description", "");
+  {
+    g_autofree char *missing = dyn_item_grid_dup_cell_text (grid, shirt, "Description");
+    g_assert_cmpstr (missing, ==, "");
+  }
+  g_assert_cmpfloat (picture.brightness, >, 0.5);
+}
+
+/* movies.png: year (N) and title (S), grouped by year; the titles are no
+ * entity types, and the rows do not repeat the year of their header. */
+static void
+test_movies (Fixture       *fixture,
+             gconstpointer  data)
+{
+  DynWindow *window = fixture->window;
+  g_autoptr(GPtrArray) items = read_demo ("Movies.jsonl");
+  DynItemGrid *grid;
+  DynCollectionModel *model;
+  DynItemObject *rush;
+  Picture picture;
+
+  if (window == NULL)
+    return;
+  open_demo_table (fixture, "Movies");
+  show_builder (fixture, FALSE);
+  grid = dyn_window_get_grid (window);
+  model = dyn_window_get_model (window);
+  g_assert_cmpuint (dyn_collection_model_get_n_items_total (model), ==, items->len);
+  g_assert_true (dyn_item_grid_get_shows_collections (grid));
+  g_assert_cmpuint (dyn_collection_model_get_n_collections (model), ==, 5);
+  g_assert_cmpint (dyn_collection_model_get_entity_source (model), ==, DYN_ENTITY_SOURCE_NONE);
+  g_assert_nonnull (strstr (dyn_window_get_status_text (window), "5 collections"));
+  for (guint c = 0; c < 5; c++)
+    {
+      DynCollection *coll = dyn_collection_model_peek_collection (model, c);
+      const char *year = dyn_collection_get_title (coll);
+
+      g_assert_true (g_str_has_prefix (year, "201"));
+      for (guint i = 0; i < dyn_collection_get_n_items (coll); i++)
+        g_assert_null (dyn_item_object_get_entity_type (dyn_collection_peek_item (coll, i)));
+    }
+
+  picture = save_picture (GTK_WINDOW (window), "movies.png");
+  g_assert_cmpuint (count_entity_labels (GTK_WIDGET (grid), NULL), ==, 0);
+  rush = lookup_row (fixture, "{\"year\":{\"N\":\"2013\"},\"title\":{\"S\":\"Rush\"}}");
+  assert_cell (fixture, rush, "title", "Rush");
+  assert_cell (fixture, rush, "info", "{6 attributes}");
+  /* The header rows say the year: its column is hidden while grouped. */
+  g_assert_false (dyn_item_grid_get_column_visible (grid, "year"));
+  g_assert_true (dyn_item_grid_get_column_visible (grid, "title"));
+  g_assert_true (shows_label (GTK_WIDGET (grid), "5 items"));
+  g_assert_cmpfloat (picture.brightness, >, 0.5);
+}
+
+/* shop.png: customers and orders under generic keys, labelled by their
+ * EntityType attribute, not by the keys' text. */
+static void
+test_shop (Fixture       *fixture,
+           gconstpointer  data)
+{
+  DynWindow *window = fixture->window;
+  g_autoptr(GPtrArray) items = read_demo ("Shop.jsonl");
+  DynItemGrid *grid;
+  DynCollectionModel *model;
+  DynItemObject *order;
+  Picture picture;
+
+  if (window == NULL)
+    return;
+  open_demo_table (fixture, "Shop");
+  show_builder (fixture, FALSE);
+  grid = dyn_window_get_grid (window);
+  model = dyn_window_get_model (window);
+  g_assert_cmpuint (dyn_collection_model_get_n_items_total (model), ==, items->len);
+  g_assert_cmpint (dyn_collection_model_get_entity_source (model), ==, DYN_ENTITY_SOURCE_ATTRIBUTE);
+  g_assert_cmpstr (dyn_collection_model_get_entity_attribute (model), ==, "EntityType");
+
+  picture = save_picture (GTK_WINDOW (window), "shop.png");
+  g_assert_cmpuint (count_entity_labels (GTK_WIDGET (grid), "customer"), >=, 3);
+  g_assert_cmpuint (count_entity_labels (GTK_WIDGET (grid), "order"), >=, 6);
+  g_assert_cmpuint (count_entity_labels (GTK_WIDGET (grid), NULL), ==,
+                    count_entity_labels (GTK_WIDGET (grid), "customer") + count_entity_labels (GTK_WIDGET (grid), "order"));
+  order = lookup_row (fixture, "{\"PK\":{\"S\":\"c1001\"},\"SK\":{\"S\":\"o5001\"}}");
+  g_assert_cmpstr (dyn_item_object_get_entity_type (order), ==, "order");
+  assert_cell (fixture, order, "SK", "o5001");
+  /* Each fact once: the header rows say PK, the labels EntityType. */
+  g_assert_false (dyn_item_grid_get_column_visible (grid, "PK"));
+  g_assert_false (dyn_item_grid_get_column_visible (grid, "EntityType"));
+  g_assert_true (dyn_item_grid_get_column_visible (grid, "SK"));
+  g_assert_cmpfloat (picture.brightness, >, 0.5);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -887,6 +1150,9 @@ main (int   argc,
   ADD ("builder-filter-dark", normal_size, test_builder_filter_dark);
   ADD ("staged-diff", large_size, test_staged);
   ADD ("conflict", normal_size, test_conflict);
+  ADD ("products", normal_size, test_products);
+  ADD ("movies", normal_size, test_movies);
+  ADD ("shop", normal_size, test_shop);
 #undef ADD
 
   status = g_test_run ();

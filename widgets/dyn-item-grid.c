@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <string.h>
 #include <glib/gi18n.h>
 
 #include "dyn-widgets-resources.h"
@@ -15,6 +16,12 @@
 
 /* Longest text a cell shows; the detail pane has the rest. */
 #define CELL_MAX_CHARS 160
+/* Longest group header tooltip. */
+#define TOOLTIP_MAX_CHARS 1000
+/* The Item column: wide for the group headers, narrow for the entity
+ * labels and marks of a plain list. */
+#define ITEM_COLUMN_GROUPED_WIDTH 250
+#define ITEM_COLUMN_FLAT_WIDTH 90
 
 struct _DynItemGrid
 {
@@ -31,7 +38,11 @@ struct _DynItemGrid
   GHashTable         *links;        /* attribute names shown as links */
   DynItemObject      *selected;
   gulong              attributes_handler;
+  gulong              has_collections_handler;
+  gulong              entity_source_handler;
+  GHashTable         *auto_hidden;  /* name → GtkColumnViewColumn* the grid hid itself (not a reference) */
   gboolean            grouped;
+  gboolean            shows_collections; /* grouped, and the model has collections */
   gboolean            refocus;      /* the focus left rows being destroyed */
   guint               finish_id;    /* the edit is finished when idle */
 
@@ -69,6 +80,9 @@ G_DEFINE_FINAL_TYPE (DynItemGrid, dyn_item_grid, ADW_TYPE_BIN)
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
+static void hide_redundant_columns (DynItemGrid *self,
+                                    gboolean     again);
+
 /* The row's DynCollection or DynItemObject (the list item holds it). */
 static gpointer
 row_get_object (GtkListItem *list_item)
@@ -77,6 +91,32 @@ row_get_object (GtkListItem *list_item)
 }
 
 /* The first column: expander, collection title and count, or entity type. */
+
+/* A header's key was clicked: the collection's key is followed as a key
+ * cell's would be (a multi-attribute key with the other values from the
+ * collection's first item). */
+static void
+header_link_clicked_cb (GtkButton   *button,
+                        DynItemGrid *self)
+{
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (button), "dyn-list-item");
+  DynCollection *collection = dyn_list_item_get_bound (list_item, "dyn-collection");
+  g_autofree char *name = NULL;
+  g_autoptr(DynValue) item = NULL;
+  g_autoptr(DynValue) value = NULL;
+  gboolean handled = FALSE;
+
+  if (collection == NULL || self->model == NULL || dyn_collection_get_n_items (collection) == 0 ||
+      dyn_collection_get_partition_key_value (collection) == NULL)
+    return;
+  /* Following reads anew: the model and its rows go while we are here. */
+  name = g_strdup (dyn_collection_model_get_partition_key (self->model));
+  item = dyn_value_ref (dyn_item_object_get_item (dyn_collection_peek_item (collection, 0)));
+  value = dyn_value_map_lookup (item, name) ? dyn_value_ref (dyn_value_map_lookup (item, name)) : NULL;
+  g_signal_emit (self, signals[FOLLOW_ITEM], 0, name, item, &handled);
+  if (!handled && value != NULL)
+    g_signal_emit (self, signals[FOLLOW_KEY], 0, name, value);
+}
 
 static void
 update_expander (GtkWidget *expander,
@@ -119,12 +159,24 @@ item_setup_cb (GtkSignalListItemFactory *factory,
   GtkWidget *mark = gtk_label_new (NULL);
   GtkWidget *entity = gtk_label_new (NULL);
   GtkWidget *title = gtk_inscription_new (NULL);
+  GtkWidget *link = gtk_button_new ();
   GtkWidget *count = gtk_label_new (NULL);
 
   gtk_widget_add_css_class (entity, "dyn-entity-type");
   gtk_widget_add_css_class (entity, "caption");
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (title), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (title, TRUE);
+  gtk_label_set_ellipsize (GTK_LABEL (entity), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (entity), 14);
+  /* Keys often differ at their end ("customer#…-0041", "…-0042"). */
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (title), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE);
+  /* The header's key is a link, as the key cells it replaces were: it
+   * queries the collection. As wide as its text, cut when the column is
+   * narrower. */
+  gtk_button_set_child (GTK_BUTTON (link), title);
+  gtk_widget_add_css_class (link, "flat");
+  gtk_widget_set_hexpand (link, TRUE);
+  gtk_widget_set_halign (link, GTK_ALIGN_START);
+  g_object_set_data (G_OBJECT (link), "dyn-list-item", list_item);
+  g_signal_connect (link, "clicked", G_CALLBACK (header_link_clicked_cb), self);
   gtk_widget_add_css_class (count, "dim-label");
   gtk_widget_add_css_class (count, "caption");
   gtk_widget_add_css_class (count, "numeric");
@@ -140,24 +192,36 @@ item_setup_cb (GtkSignalListItemFactory *factory,
   gtk_box_append (GTK_BOX (box), expander);
   gtk_box_append (GTK_BOX (box), mark);
   gtk_box_append (GTK_BOX (box), entity);
-  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), link);
   gtk_box_append (GTK_BOX (box), count);
   g_object_set_data (G_OBJECT (box), "dyn-mark", mark);
   g_object_set_data (G_OBJECT (box), "dyn-entity", entity);
   g_object_set_data (G_OBJECT (box), "dyn-title", title);
+  g_object_set_data (G_OBJECT (box), "dyn-link", link);
   g_object_set_data (G_OBJECT (box), "dyn-expander", expander);
   g_object_set_data (G_OBJECT (box), "dyn-grid", self);
+  /* For tests: the row a cell of the Item column shows. */
+  g_object_set_data (G_OBJECT (box), "dyn-list-item", list_item);
   gtk_list_item_set_child (list_item, box);
 }
 
+/* "4 items"; "1+ items (more not loaded)" while the read may add to the
+ * collection (a page ended in it). */
 static void
 update_count (GtkLabel      *count,
               DynCollection *collection)
 {
   guint n = dyn_collection_get_n_items (collection);
-  g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", n), n);
+  gboolean more = dyn_collection_get_more_pending (collection);
+  g_autofree char *text = NULL;
 
+  if (more)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u+ item (more not loaded)", "%u+ items (more not loaded)", n), n);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", n), n);
   gtk_label_set_label (count, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (count),
+                               more ? _("The read has more pages: Load More reads the rest of this collection") : NULL);
 }
 
 static void
@@ -212,6 +276,31 @@ update_mark (GtkLabel      *mark,
   gtk_widget_set_visible (GTK_WIDGET (mark), state != DYN_ITEM_STATE_UNCHANGED);
 }
 
+/* The row's entity label, under the model's rule (which may change as
+ * pages arrive: then only the bound rows are told). */
+static void
+update_entity (GtkLabel      *entity,
+               DynItemObject *item)
+{
+  const char *type = dyn_item_object_get_entity_type (item);
+
+  gtk_widget_set_visible (GTK_WIDGET (entity), type != NULL);
+  gtk_label_set_label (entity, type ? type : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (entity), type);
+}
+
+static void
+entity_rule_cb (DynCollectionModel *model,
+                GParamSpec         *pspec,
+                GtkListItem        *list_item)
+{
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  DynItemObject *item = dyn_list_item_get_bound (list_item, "dyn-item");
+
+  if (item != NULL)
+    update_entity (g_object_get_data (G_OBJECT (box), "dyn-entity"), item);
+}
+
 static void
 item_bind_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
@@ -222,13 +311,16 @@ item_bind_cb (GtkSignalListItemFactory *factory,
   GtkLabel *mark = g_object_get_data (G_OBJECT (box), "dyn-mark");
   GtkLabel *entity = g_object_get_data (G_OBJECT (box), "dyn-entity");
   GtkInscription *title = g_object_get_data (G_OBJECT (box), "dyn-title");
+  GtkWidget *link = g_object_get_data (G_OBJECT (box), "dyn-link");
   GtkLabel *count = GTK_LABEL (gtk_widget_get_last_child (box));
   gpointer object = row_get_object (list_item);
+  gboolean is_link;
+  glong n_chars;
 
   gtk_widget_set_visible (GTK_WIDGET (mark), FALSE);
   gtk_widget_set_visible (expander, DYN_IS_COLLECTION (object));
   /* Items of a collection sit under its title, as a tree indents them. */
-  gtk_widget_set_margin_start (box, self->grouped && !DYN_IS_COLLECTION (object) ? 30 : 0);
+  gtk_widget_set_margin_start (box, self->shows_collections && !DYN_IS_COLLECTION (object) ? 30 : 0);
   if (DYN_IS_COLLECTION (object))
     {
       DynCollection *collection = object;
@@ -238,7 +330,32 @@ item_bind_cb (GtkSignalListItemFactory *factory,
         text = _("(no key)");
       gtk_widget_set_visible (GTK_WIDGET (entity), FALSE);
       update_expander (expander, dyn_row_model_get_expanded (self->rows, collection));
+      gtk_widget_set_visible (GTK_WIDGET (link), TRUE);
       gtk_inscription_set_text (title, text);
+      /* Characters of average width: room for a bold heading's wider ones. */
+      n_chars = g_utf8_strlen (text, -1);
+      gtk_inscription_set_nat_chars (title, MIN (n_chars + n_chars / 2 + 2, 90));
+      is_link = self->model != NULL && dyn_collection_get_partition_key_value (collection) != NULL &&
+                g_hash_table_contains (self->links, dyn_collection_model_get_partition_key (self->model));
+      gtk_widget_set_can_target (GTK_WIDGET (link), is_link);
+      gtk_widget_set_focusable (GTK_WIDGET (link), is_link);
+      if (is_link)
+        gtk_widget_add_css_class (GTK_WIDGET (link), "dyn-link");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (link), "dyn-link");
+      g_object_set_data_full (G_OBJECT (link), "dyn-attribute",
+                              self->model ? g_strdup (dyn_collection_model_get_partition_key (self->model)) : NULL,
+                              g_free);
+      /* A long key is cut in the middle; the tooltip has all of it. */
+      if (g_utf8_strlen (text, -1) > TOOLTIP_MAX_CHARS)
+        {
+          g_autofree char *cut = g_utf8_substring (text, 0, TOOLTIP_MAX_CHARS);
+          g_autofree char *tip = g_strconcat (cut, "…", NULL);
+
+          gtk_widget_set_tooltip_text (GTK_WIDGET (title), tip);
+        }
+      else
+        gtk_widget_set_tooltip_text (GTK_WIDGET (title), text);
       gtk_widget_add_css_class (GTK_WIDGET (title), "heading");
       gtk_widget_set_visible (GTK_WIDGET (count), TRUE);
       update_count (count, collection);
@@ -247,25 +364,30 @@ item_bind_cb (GtkSignalListItemFactory *factory,
       dyn_list_item_bind_handler (list_item, "dyn-collection", collection,
                                   g_signal_connect_object (collection, "notify::n-items",
                                                            G_CALLBACK (collection_n_items_cb), count, 0));
+      dyn_list_item_bind_handler (list_item, "dyn-more-pending", collection,
+                                  g_signal_connect_object (collection, "notify::more-pending",
+                                                           G_CALLBACK (collection_n_items_cb), count, 0));
     }
   else if (DYN_IS_ITEM_OBJECT (object))
     {
       DynItemObject *item = object;
-      const char *type = dyn_item_object_get_entity_type (item);
-      gboolean sort = self->grouped && dyn_item_object_get_sort_key_value (item) != NULL;
-      g_autofree char *text = dyn_item_object_format_key (item, sort, CELL_MAX_CHARS);
 
-      if (text == NULL)
-        text = g_strdup ("");
-      gtk_widget_set_visible (GTK_WIDGET (entity), type != NULL);
-      gtk_label_set_label (entity, type ? type : "");
-      gtk_inscription_set_text (title, text);
+      /* The keys have their own columns: the Item column shows what they do
+       * not, the entity label and the staged state. */
+      gtk_inscription_set_text (title, NULL);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (title), NULL);
+      gtk_widget_set_visible (GTK_WIDGET (link), FALSE);
       gtk_widget_remove_css_class (GTK_WIDGET (title), "heading");
       gtk_widget_set_visible (GTK_WIDGET (count), FALSE);
       update_mark (mark, NULL, item);
       dyn_list_item_bind_handler (list_item, "dyn-item", item,
                                   g_signal_connect_object (item, "notify::state", G_CALLBACK (update_mark), mark,
                                                            G_CONNECT_SWAPPED));
+      update_entity (entity, item);
+      if (self->model != NULL)
+        dyn_list_item_bind_handler (list_item, "dyn-entity-rule", self->model,
+                                    g_signal_connect_object (self->model, "notify::entity-source",
+                                                             G_CALLBACK (entity_rule_cb), list_item, 0));
     }
 }
 
@@ -274,7 +396,9 @@ item_unbind_cb (GtkSignalListItemFactory *factory,
                 GtkListItem              *list_item,
                 DynItemGrid              *self)
 {
+  dyn_list_item_unbind_handler (list_item, "dyn-entity-rule");
   dyn_list_item_unbind_handler (list_item, "dyn-item");
+  dyn_list_item_unbind_handler (list_item, "dyn-more-pending");
   dyn_list_item_unbind_handler (list_item, "dyn-collection");
 }
 
@@ -588,22 +712,30 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   GtkInscription *label = GTK_INSCRIPTION (cell_label (child));
   gpointer object = row_get_object (list_item);
   DynValue *value = NULL;
+  DynValueDisplay kind = DYN_VALUE_DISPLAY_TEXT;
   g_autofree char *text = NULL;
 
   if (DYN_IS_ITEM_OBJECT (object))
     value = dyn_value_map_lookup (dyn_item_object_get_item (object), name);
   if (value != NULL)
-    text = dyn_value_format_cell (value, DYN_BINARY_FORMAT_BASE64, CELL_MAX_CHARS);
+    text = dyn_value_format_display (value, CELL_MAX_CHARS, &kind);
   gtk_inscription_set_text (label, text);
-  if (value != NULL && dyn_value_get_value_type (value) == DYN_VALUE_N)
+  if (value != NULL && kind == DYN_VALUE_DISPLAY_NUMBER)
     gtk_widget_add_css_class (GTK_WIDGET (label), "numeric");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (label), "numeric");
-  if (value != NULL && (dyn_value_get_value_type (value) == DYN_VALUE_M ||
-                        dyn_value_get_value_type (value) == DYN_VALUE_L))
+  if (value != NULL && kind == DYN_VALUE_DISPLAY_SUMMARY)
     gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+  if (value != NULL && kind == DYN_VALUE_DISPLAY_BINARY)
+    gtk_widget_add_css_class (GTK_WIDGET (label), "dyn-binary");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (label), "dyn-binary");
+  if (value != NULL && kind == DYN_VALUE_DISPLAY_EMPTY)
+    gtk_widget_add_css_class (GTK_WIDGET (label), "dyn-empty");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (label), "dyn-empty");
 
   if (GTK_IS_BUTTON (child))
     {
@@ -742,6 +874,7 @@ attributes_changed_cb (DynCollectionModel *model,
   if (removed > 0 && added == 0 && dyn_collection_model_get_attributes (model, NULL)[0] == NULL)
     remove_columns (self);
   sync_columns (self);
+  hide_redundant_columns (self, FALSE);
 }
 
 static DynItemObject *
@@ -876,9 +1009,61 @@ view_key_pressed_cb (GtkEventControllerKey *controller,
     }
 }
 
+/* Each fact once: grouped, the header row of a collection shows its
+ * partition key, so the partition-key columns are hidden; a discriminator
+ * attribute that labels the rows (EntityType …) is hidden as well. The
+ * grid shows again what it hid when that no longer holds (flat, another
+ * rule); a column the user showed stays shown until the next change of
+ * mode. With @again the rule changed, else columns were added. */
+static void
+hide_redundant_columns (DynItemGrid *self,
+                        gboolean     again)
+{
+  g_autoptr(GPtrArray) redundant = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer name, column;
+
+  if (self->model != NULL && self->shows_collections)
+    for (const char * const *k = dyn_collection_model_get_partition_keys (self->model); *k != NULL; k++)
+      g_ptr_array_add (redundant, (gpointer) *k);
+  if (self->model != NULL && dyn_collection_model_get_entity_source (self->model) == DYN_ENTITY_SOURCE_ATTRIBUTE)
+    g_ptr_array_add (redundant, (gpointer) dyn_collection_model_get_entity_attribute (self->model));
+
+  g_hash_table_iter_init (&iter, self->auto_hidden);
+  while (g_hash_table_iter_next (&iter, &name, &column))
+    {
+      gboolean still = FALSE;
+
+      /* Gone with its model (a new one has the same name). */
+      if (g_hash_table_lookup (self->columns, name) != column)
+        {
+          g_hash_table_iter_remove (&iter);
+          continue;
+        }
+      for (guint i = 0; i < redundant->len && !still; i++)
+        still = strcmp (redundant->pdata[i], name) == 0;
+      if (again && !still)
+        {
+          gtk_column_view_column_set_visible (column, TRUE);
+          g_hash_table_iter_remove (&iter);
+        }
+    }
+  for (guint i = 0; i < redundant->len; i++)
+    {
+      GtkColumnViewColumn *col = g_hash_table_lookup (self->columns, redundant->pdata[i]);
+
+      if (col == NULL || (!again && g_hash_table_lookup (self->auto_hidden, redundant->pdata[i]) == col))
+        continue;
+      gtk_column_view_column_set_visible (col, FALSE);
+      g_hash_table_insert (self->auto_hidden, g_strdup (redundant->pdata[i]), col);
+    }
+}
+
 static void
 rebuild (DynItemGrid *self)
 {
+  gboolean grouped;
+
   finish_editing (self, FALSE);
   hold_focus (self);
   gtk_column_view_set_model (self->column_view, NULL);
@@ -895,7 +1080,19 @@ rebuild (DynItemGrid *self)
   if (g_set_object (&self->selected, NULL))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ITEM]);
 
-  self->rows = dyn_row_model_new (self->model, self->grouped);
+  /* A table without a sort key has no item collections: a plain list,
+   * even when grouping is on (a hash-only index gets its groups once a key
+   * holds two items). */
+  grouped = self->grouped && (self->model == NULL || dyn_collection_model_has_collections (self->model));
+  if (grouped != self->shows_collections || self->model == NULL)
+    gtk_column_view_column_set_fixed_width (self->item_column,
+                                            grouped ? ITEM_COLUMN_GROUPED_WIDTH : ITEM_COLUMN_FLAT_WIDTH);
+  if (grouped != self->shows_collections)
+    {
+      self->shows_collections = grouped;
+      hide_redundant_columns (self, TRUE);
+    }
+  self->rows = dyn_row_model_new (self->model, grouped);
   g_signal_connect (self->rows, "items-changed", G_CALLBACK (rows_items_changed_cb), self);
   self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->rows)));
   g_signal_connect (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
@@ -903,6 +1100,21 @@ rebuild (DynItemGrid *self)
   g_signal_connect_after (self->selection, "items-changed", G_CALLBACK (selection_items_changed_after_cb), self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   restore_focus (self);
+}
+
+/* The entity rule changed: a discriminator column may now be redundant. */
+static void
+entity_source_cb (DynItemGrid *self)
+{
+  hide_redundant_columns (self, TRUE);
+}
+
+/* A hash-only index got its first key with two items: groups from now on. */
+static void
+has_collections_cb (DynItemGrid *self)
+{
+  if (self->grouped && dyn_collection_model_has_collections (self->model) != self->shows_collections)
+    rebuild (self);
 }
 
 static void
@@ -972,7 +1184,11 @@ dyn_item_grid_dispose (GObject *object)
     g_signal_handlers_disconnect_by_func (self->rows, rows_items_changed_cb, self);
   g_clear_object (&self->rows);
   if (self->model != NULL)
-    g_clear_signal_handler (&self->attributes_handler, self->model);
+    {
+      g_clear_signal_handler (&self->attributes_handler, self->model);
+      g_clear_signal_handler (&self->has_collections_handler, self->model);
+      g_clear_signal_handler (&self->entity_source_handler, self->model);
+    }
   g_clear_object (&self->model);
   g_clear_object (&self->selected);
   /* The template's top widget is the AdwBin child: let AdwBin drop it first. */
@@ -992,6 +1208,7 @@ dyn_item_grid_finalize (GObject *object)
   g_hash_table_unref (self->bound);
   gtk_bitset_unref (self->reselect);
   g_ptr_array_unref (self->column_order);
+  g_hash_table_unref (self->auto_hidden);
 
   G_OBJECT_CLASS (dyn_item_grid_parent_class)->finalize (object);
 }
@@ -1141,6 +1358,7 @@ dyn_item_grid_init (DynItemGrid *self)
   self->bound = g_hash_table_new (NULL, NULL);
   self->reselect = gtk_bitset_new_empty ();
   self->column_order = g_ptr_array_new_with_free_func (g_free);
+  self->auto_hidden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -1199,14 +1417,25 @@ dyn_item_grid_set_model (DynItemGrid        *self,
   if (had_focus)
     gtk_root_set_focus (root, NULL);
   if (self->model != NULL)
-    g_clear_signal_handler (&self->attributes_handler, self->model);
+    {
+      g_clear_signal_handler (&self->attributes_handler, self->model);
+      g_clear_signal_handler (&self->has_collections_handler, self->model);
+      g_clear_signal_handler (&self->entity_source_handler, self->model);
+    }
   g_set_object (&self->model, model);
   remove_columns (self);
   if (model != NULL)
-    self->attributes_handler = g_signal_connect (model, "attributes-changed",
-                                                 G_CALLBACK (attributes_changed_cb), self);
+    {
+      self->attributes_handler = g_signal_connect (model, "attributes-changed",
+                                                   G_CALLBACK (attributes_changed_cb), self);
+      self->has_collections_handler = g_signal_connect_swapped (model, "notify::has-collections",
+                                                                G_CALLBACK (has_collections_cb), self);
+      self->entity_source_handler = g_signal_connect_swapped (model, "notify::entity-source",
+                                                              G_CALLBACK (entity_source_cb), self);
+    }
   rebuild (self);
   sync_columns (self);
+  hide_redundant_columns (self, TRUE);
   if (had_focus)
     gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
@@ -1234,6 +1463,14 @@ dyn_item_grid_set_grouped (DynItemGrid *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GROUPED]);
 }
 
+gboolean
+dyn_item_grid_get_shows_collections (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), FALSE);
+
+  return self->shows_collections;
+}
+
 void
 dyn_item_grid_set_link_attributes (DynItemGrid        *self,
                                    const char * const *names)
@@ -1246,6 +1483,7 @@ dyn_item_grid_set_link_attributes (DynItemGrid        *self,
   /* The factories decide between label and link at setup: start over. */
   remove_columns (self);
   sync_columns (self);
+  hide_redundant_columns (self, TRUE);
 }
 
 GListModel *

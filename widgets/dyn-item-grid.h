@@ -16,9 +16,16 @@ DynCollectionModel *dyn_item_grid_get_model           (DynItemGrid        *self)
 /* Shows @model: grouped by item collection or flat (see "grouped"). */
 void                dyn_item_grid_set_model           (DynItemGrid        *self,
                                                        DynCollectionModel *model);
+/* "grouped" is the user's choice; a model without item collections (no
+ * sort key, see dyn_collection_model_has_collections()) is shown as a plain
+ * list all the same, which get_shows_collections() says. Grouped, the
+ * header row of a collection shows the partition key and its rows leave
+ * their partition-key cells empty; the Item column of an item row shows
+ * its entity label and staged state, the keys have their own columns. */
 gboolean            dyn_item_grid_get_grouped         (DynItemGrid        *self);
 void                dyn_item_grid_set_grouped         (DynItemGrid        *self,
                                                        gboolean            grouped);
+gboolean            dyn_item_grid_get_shows_collections (DynItemGrid      *self);
 /* Attributes whose values are links ("follow-item", then "follow-key"): the
  * partition keys of the table and its indexes, see
  * dyn_table_keys_get_link_attributes(). */

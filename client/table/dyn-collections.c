@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "dyn-collections.h"
+#include "dyn-entity.h"
 #include "dyn-item-object-private.h"
 
 /* Above this many inserted runs in one existing collection, a page replaces
@@ -109,10 +110,13 @@ enum {
   COLLECTION_PROP_PARTITION_KEY_VALUE,
   COLLECTION_PROP_TITLE,
   COLLECTION_PROP_N_ITEMS,
+  COLLECTION_PROP_MORE_PENDING,
   COLLECTION_N_PROPS
 };
 
 static GParamSpec *collection_properties[COLLECTION_N_PROPS];
+
+static gboolean collection_more_pending (DynCollection *self);
 
 static GType
 dyn_collection_get_item_type (GListModel *model)
@@ -431,6 +435,9 @@ dyn_collection_get_property (GObject    *object,
     case COLLECTION_PROP_N_ITEMS:
       g_value_set_uint (value, self->items->len);
       break;
+    case COLLECTION_PROP_MORE_PENDING:
+      g_value_set_boolean (value, collection_more_pending (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -454,6 +461,9 @@ dyn_collection_class_init (DynCollectionClass *klass)
   collection_properties[COLLECTION_PROP_N_ITEMS] =
     g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  collection_properties[COLLECTION_PROP_MORE_PENDING] =
+    g_param_spec_boolean ("more-pending", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, COLLECTION_N_PROPS, collection_properties);
 }
@@ -562,6 +572,10 @@ struct _DynCollectionModel
   guint          page_serial;
   gboolean       descending;
   gboolean       edited;          /* insert() or replace() was used: pages may repeat a key */
+  gboolean       has_collections; /* items can share a partition key (see the header) */
+  gboolean       more_pending;    /* the read has more pages */
+  DynCollection *tail;            /* borrowed: the collection of the last page's last item */
+  DynEntityDetector *entity;      /* where the entity labels come from */
 };
 
 enum {
@@ -574,6 +588,9 @@ enum {
   PROP_N_ITEMS,
   PROP_N_ITEMS_TOTAL,
   PROP_N_ATTRIBUTES,
+  PROP_HAS_COLLECTIONS,
+  PROP_MORE_PENDING,
+  PROP_ENTITY_SOURCE,
   N_PROPS
 };
 
@@ -618,6 +635,30 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (DynCollectionModel, dyn_collection_model, G_TYPE_
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
+
+/* Only the collection the last page ended in can grow with the next page: a
+ * Query reads one partition, and a Scan (of a table or an index, in one
+ * segment) returns the items of a partition one after another. */
+static gboolean
+collection_more_pending (DynCollection *self)
+{
+  return self->model != NULL && self->model->more_pending && self->model->tail == self;
+}
+
+const char *
+_dyn_collection_entity_label (gpointer       owner,
+                              DynItemObject *obj,
+                              gboolean      *known)
+{
+  DynCollection *coll = owner;
+
+  *known = coll->model != NULL;
+  if (coll->model == NULL)
+    return NULL;
+  return dyn_entity_detector_label (coll->model->entity, obj->item,
+                                    _dyn_item_object_first_key (obj, FALSE),
+                                    _dyn_item_object_first_key (obj, TRUE));
+}
 
 /* Partition keys are S, N or B. Equal numbers ("1.50", "1.5") must hash
  * alike: hash the significant digits only. */
@@ -725,6 +766,8 @@ static void
 detach_collection (DynCollectionModel *self,
                    DynCollection      *coll)
 {
+  if (coll == self->tail)
+    self->tail = NULL;
   if (coll == self->no_key)
     self->no_key = NULL;
   else
@@ -870,6 +913,9 @@ note_attributes (DynCollectionModel *self,
       copy = g_strdup (name);
       g_hash_table_add (self->attribute_set, copy);
       k = key_index (self, name);
+      /* A key attribute's values are shown as the keys they are. */
+      if (k < 0)
+        dyn_entity_detector_note_attribute (self->entity, copy);
       if (k >= 0)
         {
           /* Key attributes lead, in key order. */
@@ -908,6 +954,46 @@ announce_attributes (DynCollectionModel *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ATTRIBUTES]);
 }
 
+/* Whether @coll shows that items share partition keys here: a hash-only
+ * table never does, a hash-only index may. The "(no key)" collection (a
+ * projection without the key) does not count. */
+static gboolean
+holds_collection (DynCollectionModel *self,
+                  DynCollection      *coll)
+{
+  return !self->has_collections && coll != self->no_key && coll->items->len > 1;
+}
+
+static void
+set_has_collections (DynCollectionModel *self,
+                     gboolean            has_collections)
+{
+  has_collections = has_collections || self->sort_key != NULL;
+  if (self->has_collections == has_collections)
+    return;
+  self->has_collections = has_collections;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_COLLECTIONS]);
+}
+
+/* The collection the read's last page ended in. */
+static void
+set_tail (DynCollectionModel *self,
+          DynCollection      *tail)
+{
+  g_autoptr(DynCollection) old = NULL;
+
+  if (self->tail == tail)
+    return;
+  old = self->tail ? g_object_ref (self->tail) : NULL;
+  self->tail = tail;
+  if (!self->more_pending)
+    return;
+  if (old != NULL)
+    g_object_notify_by_pspec (G_OBJECT (old), collection_properties[COLLECTION_PROP_MORE_PENDING]);
+  if (tail != NULL)
+    g_object_notify_by_pspec (G_OBJECT (tail), collection_properties[COLLECTION_PROP_MORE_PENDING]);
+}
+
 static void
 append_items (DynCollectionModel *self,
               DynValue          **items,
@@ -917,7 +1003,7 @@ append_items (DynCollectionModel *self,
   GPtrArray *flat = self->flat->items;
   guint flat_old = flat->len, colls_old = self->collections->len;
   guint attrs_old = self->attributes->len, added = 0;
-  gboolean reordered = FALSE;
+  gboolean reordered = FALSE, grew = FALSE, entity_changed;
   DynCollection *last = NULL;
   DynValue *last_pk = NULL;
 
@@ -976,6 +1062,8 @@ append_items (DynCollectionModel *self,
         }
 
       reordered |= note_attributes (self, item);
+      dyn_entity_detector_observe (self->entity, item, _dyn_item_object_first_key (obj, FALSE),
+                                   _dyn_item_object_first_key (obj, TRUE));
     }
 
   for (guint i = colls_old; i < self->collections->len; i++)
@@ -987,7 +1075,10 @@ append_items (DynCollectionModel *self,
           g_ptr_array_sort_with_data (coll->items, item_sort_cb, coll);   /* stable */
           coll->unsorted = FALSE;
         }
+      grew = grew || holds_collection (self, coll);
     }
+  /* Decided before the rows of this page are bound. */
+  entity_changed = dyn_entity_detector_update (self->entity);
 
   for (guint i = 0; i < touched->len; i++)
     {
@@ -995,6 +1086,7 @@ append_items (DynCollectionModel *self,
 
       collection_merge_pending (coll);
       g_object_notify_by_pspec (G_OBJECT (coll), collection_properties[COLLECTION_PROP_N_ITEMS]);
+      grew = grew || holds_collection (self, coll);
     }
 
   if (self->collections->len > colls_old)
@@ -1009,6 +1101,10 @@ append_items (DynCollectionModel *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS_TOTAL]);
     }
   announce_attributes (self, attrs_old, reordered);
+  if (grew)
+    set_has_collections (self, TRUE);
+  if (entity_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENTITY_SOURCE]);
 }
 
 static void
@@ -1018,6 +1114,7 @@ dyn_collection_model_dispose (GObject *object)
 
   for (guint i = 0; self->collections != NULL && i < self->collections->len; i++)
     DYN_COLLECTION (self->collections->pdata[i])->model = NULL;
+  self->tail = NULL;
   g_clear_pointer (&self->by_pk, g_hash_table_unref);
   g_clear_pointer (&self->collections, g_ptr_array_unref);
   self->no_key = NULL;
@@ -1038,6 +1135,7 @@ dyn_collection_model_finalize (GObject *object)
   g_clear_pointer (&self->attribute_set, g_hash_table_unref);
   g_clear_pointer (&self->attributes, g_ptr_array_unref);
   clear_shapes (self);
+  g_clear_pointer (&self->entity, dyn_entity_detector_free);
 
   G_OBJECT_CLASS (dyn_collection_model_parent_class)->finalize (object);
 }
@@ -1076,6 +1174,15 @@ dyn_collection_model_get_property (GObject    *object,
     case PROP_N_ATTRIBUTES:
       g_value_set_uint (value, self->attributes->len);
       break;
+    case PROP_HAS_COLLECTIONS:
+      g_value_set_boolean (value, self->has_collections);
+      break;
+    case PROP_MORE_PENDING:
+      g_value_set_boolean (value, self->more_pending);
+      break;
+    case PROP_ENTITY_SOURCE:
+      g_value_set_enum (value, dyn_entity_detector_get_source (self->entity));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1109,6 +1216,9 @@ dyn_collection_model_set_property (GObject      *object,
       break;
     case PROP_DESCENDING:
       self->descending = g_value_get_boolean (value);
+      break;
+    case PROP_MORE_PENDING:
+      dyn_collection_model_set_more_pending (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1155,6 +1265,7 @@ dyn_collection_model_constructed (GObject *object)
     }
   self->composite_pk = g_strv_length (self->partition_keys) > 1;
   self->composite_sk = g_strv_length (self->sort_keys) > 1;
+  self->has_collections = self->sort_key != NULL;
 }
 
 static void
@@ -1193,6 +1304,15 @@ dyn_collection_model_class_init (DynCollectionModelClass *klass)
   properties[PROP_N_ATTRIBUTES] =
     g_param_spec_uint ("n-attributes", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HAS_COLLECTIONS] =
+    g_param_spec_boolean ("has-collections", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_MORE_PENDING] =
+    g_param_spec_boolean ("more-pending", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_ENTITY_SOURCE] =
+    g_param_spec_enum ("entity-source", NULL, NULL, DYN_TYPE_ENTITY_SOURCE, DYN_ENTITY_SOURCE_NONE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
@@ -1217,6 +1337,7 @@ dyn_collection_model_init (DynCollectionModel *self)
   self->flat = g_object_new (DYN_TYPE_ITEM_LIST, NULL);
   self->attributes = g_ptr_array_new_null_terminated (8, g_free, TRUE);
   self->attribute_set = g_hash_table_new (g_str_hash, g_str_equal);
+  self->entity = dyn_entity_detector_new ();
 }
 
 /**
@@ -1330,23 +1451,14 @@ find_object (DynCollectionModel *self,
   return NULL;
 }
 
-void
-dyn_collection_model_append_page (DynCollectionModel *self,
-                                  GPtrArray          *items)
+/* A page after insert() or replace(). */
+static void
+append_edited (DynCollectionModel *self,
+               GPtrArray          *items)
 {
   g_autoptr(GPtrArray) fresh = NULL;
   g_autoptr(GPtrArray) known = NULL;
 
-  g_return_if_fail (DYN_IS_COLLECTION_MODEL (self));
-  g_return_if_fail (items != NULL);
-
-  if (items->len == 0)
-    return;
-  if (!self->edited)
-    {
-      append_items (self, (DynValue **) items->pdata, items->len);
-      return;
-    }
   /* Items the window wrote (created, changed, brought back by an undo) can
    * come again in a later page: not as a second row. An unchanged row takes
    * the page's item (the server's now); a row with a staged change keeps
@@ -1374,6 +1486,33 @@ dyn_collection_model_append_page (DynCollectionModel *self,
 }
 
 void
+dyn_collection_model_append_page (DynCollectionModel *self,
+                                  GPtrArray          *items)
+{
+  g_return_if_fail (DYN_IS_COLLECTION_MODEL (self));
+  g_return_if_fail (items != NULL);
+
+  if (items->len == 0)
+    return;
+  if (!self->edited)
+    append_items (self, (DynValue **) items->pdata, items->len);
+  else
+    append_edited (self, items);
+  /* The page ends in this collection: it may go on in the next page. */
+  {
+    DynValue *last = items->pdata[items->len - 1];
+    g_autoptr(DynValue) pk_list = NULL;
+    gboolean owned = FALSE;
+    DynValue *pk = last && dyn_value_get_value_type (last) == DYN_VALUE_M ? key_of (self, last, FALSE, &owned) : NULL;
+
+    if (owned)
+      pk_list = pk;
+    if (last != NULL && dyn_value_get_value_type (last) == DYN_VALUE_M)
+      set_tail (self, find_collection (self, pk));
+  }
+}
+
+void
 dyn_collection_model_page_func (GPtrArray *items,
                                 gpointer   model)
 {
@@ -1386,6 +1525,7 @@ dyn_collection_model_clear (DynCollectionModel *self)
   g_autoptr(GPtrArray) old_collections = NULL;
   g_autoptr(GPtrArray) old_items = NULL;
   guint n_collections, n_items, n_attributes;
+  gboolean had_entities;
 
   g_return_if_fail (DYN_IS_COLLECTION_MODEL (self));
 
@@ -1412,6 +1552,9 @@ dyn_collection_model_clear (DynCollectionModel *self)
   g_hash_table_remove_all (self->attribute_set);
   g_ptr_array_set_size (self->attributes, 0);
   clear_shapes (self);
+  self->tail = NULL;
+  had_entities = dyn_entity_detector_get_source (self->entity) != DYN_ENTITY_SOURCE_NONE;
+  dyn_entity_detector_reset (self->entity);
 
   if (n_collections > 0)
     {
@@ -1428,6 +1571,10 @@ dyn_collection_model_clear (DynCollectionModel *self)
       g_signal_emit (self, signals[ATTRIBUTES_CHANGED], 0, 0, n_attributes, 0);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ATTRIBUTES]);
     }
+  if (had_entities)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENTITY_SOURCE]);
+  set_has_collections (self, FALSE);
+  dyn_collection_model_set_more_pending (self, FALSE);
 }
 
 guint
@@ -1588,7 +1735,7 @@ dyn_collection_model_replace (DynCollectionModel *self,
   DynValue *pk, *sk;
   guint pos, flat_pos;
   guint attrs_old;
-  gboolean reordered;
+  gboolean reordered, grew = FALSE;
 
   g_return_val_if_fail (DYN_IS_COLLECTION_MODEL (self), NULL);
   g_return_val_if_fail (DYN_IS_ITEM_OBJECT (old), NULL);
@@ -1639,6 +1786,7 @@ dyn_collection_model_replace (DynCollectionModel *self,
           new_pos = collection_insert_one (target, obj);
           g_list_model_items_changed (G_LIST_MODEL (target), new_pos, 0, 1);
           g_object_notify_by_pspec (G_OBJECT (target), collection_properties[COLLECTION_PROP_N_ITEMS]);
+          grew = holds_collection (self, target);
         }
       drop_collection_if_empty (self, coll);
       g_object_unref (old);   /* the reference taken above */
@@ -1648,6 +1796,8 @@ dyn_collection_model_replace (DynCollectionModel *self,
   /* The flat list's reference to @old. */
   g_object_unref (old);
   announce_attributes (self, attrs_old, reordered);
+  if (grew)
+    set_has_collections (self, TRUE);
 
   return obj;   /* borrowed: the model holds it */
 }
@@ -1686,4 +1836,54 @@ dyn_collection_model_create_child_model (gpointer item,
   if (DYN_IS_COLLECTION (item))
     return g_object_ref (G_LIST_MODEL (item));
   return NULL;
+}
+
+gboolean
+dyn_collection_model_has_collections (DynCollectionModel *self)
+{
+  g_return_val_if_fail (DYN_IS_COLLECTION_MODEL (self), FALSE);
+  return self->has_collections;
+}
+
+gboolean
+dyn_collection_model_get_more_pending (DynCollectionModel *self)
+{
+  g_return_val_if_fail (DYN_IS_COLLECTION_MODEL (self), FALSE);
+  return self->more_pending;
+}
+
+void
+dyn_collection_model_set_more_pending (DynCollectionModel *self,
+                                       gboolean            more_pending)
+{
+  g_return_if_fail (DYN_IS_COLLECTION_MODEL (self));
+
+  more_pending = !!more_pending;
+  if (self->more_pending == more_pending)
+    return;
+  self->more_pending = more_pending;
+  if (self->tail != NULL)
+    g_object_notify_by_pspec (G_OBJECT (self->tail), collection_properties[COLLECTION_PROP_MORE_PENDING]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MORE_PENDING]);
+}
+
+gboolean
+dyn_collection_get_more_pending (DynCollection *self)
+{
+  g_return_val_if_fail (DYN_IS_COLLECTION (self), FALSE);
+  return collection_more_pending (self);
+}
+
+DynEntitySource
+dyn_collection_model_get_entity_source (DynCollectionModel *self)
+{
+  g_return_val_if_fail (DYN_IS_COLLECTION_MODEL (self), DYN_ENTITY_SOURCE_NONE);
+  return dyn_entity_detector_get_source (self->entity);
+}
+
+const char *
+dyn_collection_model_get_entity_attribute (DynCollectionModel *self)
+{
+  g_return_val_if_fail (DYN_IS_COLLECTION_MODEL (self), NULL);
+  return dyn_entity_detector_get_attribute (self->entity);
 }

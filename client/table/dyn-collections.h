@@ -3,6 +3,7 @@
 
 #include <gio/gio.h>
 
+#include "dyn-entity.h"
 #include "dyn-expr.h"
 #include "dyn-item-object.h"
 #include "dyn-value.h"
@@ -25,7 +26,9 @@ G_BEGIN_DECLS
  *
  * Properties: "partition-key-value" (DynValue, NULL for the "(no key)"
  * collection), "title" (the key as text: a string as is, a number's text,
- * binary as base64), "n-items".
+ * binary as base64), "n-items", "more-pending" (the read that fills the
+ * model has more pages and this collection may get more of them: see
+ * dyn_collection_model_set_more_pending()).
  */
 #define DYN_TYPE_COLLECTION (dyn_collection_get_type ())
 G_DECLARE_FINAL_TYPE (DynCollection, dyn_collection, DYN, COLLECTION, GObject)
@@ -40,6 +43,9 @@ DynItemObject *dyn_collection_peek_item               (DynCollection *self,
 gboolean       dyn_collection_find                    (DynCollection *self,
                                                        DynItemObject *item,
                                                        guint         *position);
+/* Whether the next page of the read may add items (the "more-pending"
+ * property): its count is then a lower bound. */
+gboolean       dyn_collection_get_more_pending        (DynCollection *self);
 
 /**
  * DynCollectionModel:
@@ -74,9 +80,24 @@ gboolean       dyn_collection_find                    (DynCollection *self,
  * does not hold them). Within a collection the items are ordered by the sort
  * attributes left to right, as DynamoDB returns them.
  *
+ * Item collections exist where items share a partition key: always with a
+ * sort key; without one (a hash-only table holds one item per key) only when
+ * a key holds more than one loaded item, as a hash-only global index may.
+ * "has-collections" says which (it is notified once, when the first such key
+ * shows up, and again after dyn_collection_model_clear()); a grid shows a
+ * model without collections as a plain list.
+ *
+ * The entity label of each item (dyn_item_object_get_entity_type()) follows
+ * one rule for the whole model, decided by a DynEntityDetector from the
+ * items as they arrive: a discriminator attribute, a shared key prefix, or
+ * nothing. "entity-source" is notified when the rule changes (usually once,
+ * with the first page), so views update the labels they show instead of
+ * binding every row again.
+ *
  * Properties: "partition-key", "sort-key" (the first attributes),
  * "partition-keys", "sort-keys" (all, GStrv), "descending" (construct-only),
- * "n-items" (collections), "n-items-total" (items), "n-attributes".
+ * "n-items" (collections), "n-items-total" (items), "n-attributes",
+ * "has-collections", "more-pending", "entity-source" (DynEntitySource).
  */
 #define DYN_TYPE_COLLECTION_MODEL (dyn_collection_model_get_type ())
 G_DECLARE_FINAL_TYPE (DynCollectionModel, dyn_collection_model, DYN, COLLECTION_MODEL, GObject)
@@ -118,7 +139,29 @@ void                dyn_collection_model_append_page       (DynCollectionModel  
  * dyn_pager_run_async (pager, 1, 0, dyn_collection_model_page_func, model, …). */
 void                dyn_collection_model_page_func         (GPtrArray           *items,
                                                             gpointer             model);
-/* Removes everything (collections, items, known attributes). */
+/* Whether items share partition keys here (see above). */
+gboolean            dyn_collection_model_has_collections   (DynCollectionModel  *self);
+
+/**
+ * dyn_collection_model_set_more_pending:
+ * @more_pending: whether the read that fills the model has more pages
+ *
+ * Set by the reader after each page. While TRUE, the collection the last
+ * page ended in is "more-pending": a Query reads one partition, and a Scan
+ * (in one segment) returns each partition's items one after another, so
+ * only that collection can grow with the next page.
+ */
+void                dyn_collection_model_set_more_pending  (DynCollectionModel  *self,
+                                                            gboolean             more_pending);
+gboolean            dyn_collection_model_get_more_pending  (DynCollectionModel  *self);
+
+/* Where the entity labels come from, and the discriminator attribute (for
+ * DYN_ENTITY_SOURCE_ATTRIBUTE, else NULL). */
+DynEntitySource     dyn_collection_model_get_entity_source    (DynCollectionModel *self);
+const char         *dyn_collection_model_get_entity_attribute (DynCollectionModel *self);
+
+/* Removes everything (collections, items, known attributes, the entity
+ * rule; "more-pending" becomes FALSE). */
 void                dyn_collection_model_clear             (DynCollectionModel  *self);
 
 guint               dyn_collection_model_get_n_items_total (DynCollectionModel  *self);

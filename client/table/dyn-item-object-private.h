@@ -16,10 +16,8 @@ struct _DynItemObject
   DynValue   *pk;            /* borrowed from item, or owned (composite) */
   DynValue   *sk;            /* borrowed from item, or owned (composite) */
   gpointer    owner;         /* the DynCollection holding it, not a reference */
-  const char *entity_type;   /* interned, computed on first use */
   guint8      state;
   guint8      type_from_pk : 1;
-  guint8      entity_known : 1;
   /* A multi-attribute key: pk/sk are lists (L) of the attributes' values in
    * key order, owned by the object. */
   guint8      composite_pk : 1;
@@ -41,5 +39,15 @@ DynItemObject *_dyn_item_object_new_composite (DynValue      *item,
                                                DynValue      *sk,
                                                gboolean       composite_sk,
                                                gboolean       type_from_pk) G_GNUC_WARN_UNUSED_RESULT;
+
+/* The entity label of @obj under the rule of the model that holds @owner
+ * (dyn-collections.c); *known is FALSE when @owner is in no model. */
+const char    *_dyn_collection_entity_label   (gpointer       owner,
+                                               DynItemObject *obj,
+                                               gboolean      *known);
+
+/* The first attribute's value of a key (a multi-attribute key is a list). */
+DynValue      *_dyn_item_object_first_key     (DynItemObject *self,
+                                               gboolean       sort);
 
 G_END_DECLS

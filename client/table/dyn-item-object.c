@@ -274,22 +274,34 @@ dyn_item_object_format_key (DynItemObject *self,
               : dyn_key_value_format (self->pk, self->composite_pk, max_chars);
 }
 
+DynValue *
+_dyn_item_object_first_key (DynItemObject *self,
+                            gboolean       sort)
+{
+  DynValue *key = sort ? self->sk : self->pk;
+
+  if (key != NULL && (sort ? self->composite_sk : self->composite_pk))
+    key = dyn_value_get_length (key) > 0 ? dyn_value_list_get (key, 0) : NULL;
+  return key;
+}
+
 const char *
 dyn_item_object_get_entity_type (DynItemObject *self)
 {
+  const char *label;
+  gboolean known = FALSE;
+
   g_return_val_if_fail (DYN_IS_ITEM_OBJECT (self), NULL);
 
-  if (!self->entity_known)
+  /* In a model: the model's rule, decided from every item it holds. */
+  if (self->owner != NULL)
     {
-      DynValue *key = self->type_from_pk ? self->pk : self->sk;
-
-      /* A multi-attribute key: its first attribute names the type. */
-      if (key != NULL && (self->type_from_pk ? self->composite_pk : self->composite_sk))
-        key = dyn_value_get_length (key) > 0 ? dyn_value_list_get (key, 0) : NULL;
-      self->entity_type = dyn_entity_type_from_key (key);
-      self->entity_known = TRUE;
+      label = _dyn_collection_entity_label (self->owner, self, &known);
+      if (known)
+        return label;
     }
-  return self->entity_type;
+  /* On its own: one item says little; its key's text before '#'. */
+  return dyn_entity_type_from_key (_dyn_item_object_first_key (self, !self->type_from_pk));
 }
 
 DynItemState

@@ -32,10 +32,15 @@ GType dyn_item_state_get_type (void) G_GNUC_CONST;
  *
  * One item (a DynValue of type M) as a GObject for list models. It holds a
  * reference to the item; the key values are borrowed from it, nothing is
- * copied (but for a multi-attribute key, whose values it holds as a list). The entity type is the prefix of the sort key before the first
- * '#' ("PROJ" for "PROJ#2026-0042", "META" for "META"); for a key schema
- * without a sort key it is taken from the partition key the same way. Number
- * and binary keys have no entity type.
+ * copied (but for a multi-attribute key, whose values it holds as a list).
+ *
+ * The entity type (the label before the row) of an item in a
+ * DynCollectionModel follows the model's rule, decided from all its items
+ * (a discriminator attribute, a shared key prefix, or nothing: see
+ * DynEntityDetector). An item on its own has only its key to go by: the
+ * prefix of the sort key before the first '#' ("PROJ" for "PROJ#2026-0042",
+ * "META" for "META"), or of the partition key without a sort key; number
+ * and binary keys name no type.
  *
  * Properties: "item", "partition-key-value", "sort-key-value" (DynValue,
  * read-only), "entity-type" (string, read-only), "state" (DynItemState,
@@ -70,7 +75,8 @@ char          *dyn_item_object_format_key              (DynItemObject *self,
 char          *dyn_key_value_format                    (const DynValue *key,
                                                         gboolean        composite,
                                                         guint           max_chars) G_GNUC_WARN_UNUSED_RESULT;
-/* An interned string, or NULL. */
+/* An interned string, or NULL; computed on each call (the model's rule may
+ * change as pages arrive: DynCollectionModel::notify::entity-source). */
 const char    *dyn_item_object_get_entity_type         (DynItemObject *self);
 DynItemState   dyn_item_object_get_state               (DynItemObject *self);
 void           dyn_item_object_set_state               (DynItemObject *self,

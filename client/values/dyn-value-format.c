@@ -195,6 +195,366 @@ dyn_value_format_full (const DynValue  *value,
   return g_string_free (out, FALSE);
 }
 
+/* Numbers to read. --------------------------------------------------------- */
+
+#define NNBSP "\u202f"   /* narrow no-break space: groups digits in any language */
+#define PLAIN_MAX 60    /* longer plain digits give way to the exact scientific form */
+
+static const char * const superscripts[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+
+/* Appends @digits[0..n) grouped in threes, counted from the right (an
+ * integer part) or from the left (a fraction). */
+static void
+append_grouped (GString    *out,
+                const char *digits,
+                gsize       n,
+                gboolean    from_right,
+                gsize       min_len)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      if (n >= min_len && i > 0 && (from_right ? (n - i) % 3 == 0 : i % 3 == 0))
+        g_string_append (out, NNBSP);
+      g_string_append_c (out, digits[i]);
+    }
+}
+
+static void
+append_exponent (GString *out,
+                 int      exponent)
+{
+  char buf[16];
+
+  g_string_append (out, " × 10");
+  if (exponent < 0)
+    g_string_append (out, "⁻");
+  g_snprintf (buf, sizeof buf, "%d", ABS (exponent));
+  for (const char *p = buf; *p != '\0'; p++)
+    g_string_append (out, superscripts[*p - '0']);
+}
+
+/* "d.ddd × 10ⁿ" from significant digits. */
+static void
+append_scientific (GString    *out,
+                   gboolean    negative,
+                   const char *digits,
+                   gsize       n,
+                   int         exponent)
+{
+  if (negative)
+    g_string_append_c (out, '-');
+  g_string_append_c (out, digits[0]);
+  if (n > 1)
+    {
+      g_string_append_c (out, '.');
+      g_string_append_len (out, digits + 1, n - 1);
+    }
+  append_exponent (out, exponent);
+}
+
+char *
+dyn_number_format_display (const char *number)
+{
+  g_autoptr(GString) mantissa = g_string_new (NULL);
+  GString *out;
+  gboolean negative = FALSE, has_exponent = FALSE;
+  const char *p = number;
+  gint64 exponent = 0;
+  gsize int_digits = 0, lead, end;
+  gboolean seen_point = FALSE;
+  int sci;
+
+  g_return_val_if_fail (number != NULL, NULL);
+
+  if (*p == '-' || *p == '+')
+    negative = *p++ == '-';
+  for (; *p != '\0'; p++)
+    {
+      if (g_ascii_isdigit (*p))
+        {
+          g_string_append_c (mantissa, *p);
+          if (!seen_point)
+            int_digits++;
+        }
+      else if (*p == '.' && !seen_point)
+        seen_point = TRUE;
+      else if (*p == 'e' || *p == 'E')
+        {
+          has_exponent = TRUE;
+          exponent = g_ascii_strtoll (p + 1, NULL, 10);
+          break;
+        }
+      else
+        return g_strdup (number);   /* not a number text: as it is */
+    }
+  for (lead = 0; lead < mantissa->len && mantissa->str[lead] == '0'; lead++)
+    ;
+  if (lead == mantissa->len)
+    return g_strdup (number);   /* zero */
+  for (end = mantissa->len; mantissa->str[end - 1] == '0'; end--)
+    ;
+  sci = (int) ((gint64) int_digits - 1 - (gint64) lead + exponent);
+
+  out = g_string_new (NULL);
+  if (end - lead > 15 || sci >= 15 || sci < -6)
+    {
+      const char *sig = mantissa->str + lead;
+      gsize n = end - lead;
+      gboolean exact = n <= 4;
+      g_autoptr(GString) plain = g_string_new (NULL);
+
+      if (exact)
+        append_scientific (out, negative, sig, n, sci);
+      else
+        {
+          /* Four significant digits, rounded half up. */
+          char four[5] = { sig[0], sig[1], sig[2], sig[3], '\0' };
+          int e = sci;
+          gsize len = 4;
+
+          if (sig[4] >= '5')
+            {
+              int i = 3;
+
+              while (i >= 0 && four[i] == '9')
+                four[i--] = '0';
+              if (i >= 0)
+                four[i]++;
+              else
+                {
+                  memmove (four + 1, four, 3);
+                  four[0] = '1';
+                  e++;
+                }
+            }
+          while (len > 1 && four[len - 1] == '0')
+            len--;
+          g_string_append (out, "≈ ");
+          append_scientific (out, negative, four, len, e);
+        }
+
+      /* Beside it, the exact digits. */
+      if (!has_exponent)
+        {
+          const char *point = strchr (number, '.');
+          const char *digits = number + (*number == '-' || *number == '+');
+          gsize n_int = point ? (gsize) (point - digits) : strlen (digits);
+
+          if (negative)
+            g_string_append_c (plain, '-');
+          append_grouped (plain, digits, n_int, TRUE, 5);
+          if (point != NULL)
+            {
+              g_string_append_c (plain, '.');
+              append_grouped (plain, point + 1, strlen (point + 1), FALSE, 7);
+            }
+        }
+      else if (!exact)
+        g_string_append (plain, number);
+      if (plain->len > 0 && g_utf8_strlen (plain->str, plain->len) <= PLAIN_MAX)
+        {
+          g_string_append (out, " · ");
+          g_string_append_len (out, plain->str, plain->len);
+        }
+      else if (!exact)
+        {
+          /* Too long to read: every significant digit, scientifically. */
+          g_string_truncate (out, 0);
+          append_scientific (out, negative, sig, n, sci);
+        }
+      return g_string_free (out, FALSE);
+    }
+
+  if (has_exponent)
+    {
+      g_string_append (out, number);
+      return g_string_free (out, FALSE);
+    }
+  {
+    const char *point = strchr (number, '.');
+    const char *digits = number + (*number == '-' || *number == '+');
+    gsize n_int = point ? (gsize) (point - digits) : strlen (digits);
+
+    if (negative)
+      g_string_append_c (out, '-');
+    append_grouped (out, digits, n_int, TRUE, 5);
+    if (point != NULL)
+      {
+        g_string_append_c (out, '.');
+        append_grouped (out, point + 1, strlen (point + 1), FALSE, 7);
+      }
+  }
+  return g_string_free (out, FALSE);
+}
+
+/* Binary to read. ---------------------------------------------------------- */
+
+#define PREVIEW_BYTES 16
+#define PREVIEW_CHARS 48
+
+static gboolean
+is_printable_text (const char *data,
+                   gsize       len)
+{
+  const char *end = data + len;
+
+  if (!g_utf8_validate (data, len, NULL))
+    return FALSE;
+  for (const char *p = data; p < end; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!g_unichar_isprint (c) && c != ' ')
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* “text” for printable UTF-8, else the first bytes in hex. */
+static void
+append_binary_preview (GString *out,
+                       GBytes  *bytes)
+{
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  if (len == 0)
+    {
+      g_string_append (out, "“”");
+      return;
+    }
+  if (is_printable_text ((const char *) data, len))
+    {
+      glong n = g_utf8_strlen ((const char *) data, len);
+
+      g_string_append (out, "“");
+      if (n > PREVIEW_CHARS)
+        {
+          const char *cut = g_utf8_offset_to_pointer ((const char *) data, PREVIEW_CHARS);
+
+          g_string_append_len (out, (const char *) data, cut - (const char *) data);
+          g_string_append (out, "…");
+        }
+      else
+        g_string_append_len (out, (const char *) data, len);
+      g_string_append (out, "”");
+      return;
+    }
+  /* In pairs, as hexdump and xxd write them. */
+  for (gsize i = 0; i < len && i < PREVIEW_BYTES; i++)
+    g_string_append_printf (out, i > 0 && i % 2 == 0 ? " %02x" : "%02x", data[i]);
+  if (len > PREVIEW_BYTES)
+    g_string_append (out, " …");
+}
+
+static void
+append_display (GString         *out,
+                const DynValue  *value,
+                DynValueDisplay *kind)
+{
+  guint n;
+
+  switch (dyn_value_get_value_type (value))
+    {
+    case DYN_VALUE_S:
+      if (dyn_value_get_string_length (value) == 0)
+        {
+          *kind = DYN_VALUE_DISPLAY_EMPTY;
+          g_string_append (out, _("(empty string)"));
+          return;
+        }
+      *kind = DYN_VALUE_DISPLAY_TEXT;
+      append_value (out, value, DYN_BINARY_FORMAT_BASE64, FALSE, FALSE);
+      break;
+    case DYN_VALUE_N:
+      {
+        g_autofree char *text = dyn_number_format_display (dyn_value_get_number (value));
+
+        *kind = DYN_VALUE_DISPLAY_NUMBER;
+        g_string_append (out, text);
+      }
+      break;
+    case DYN_VALUE_B:
+      {
+        GBytes *bytes = dyn_value_get_binary (value);
+        g_autofree char *size = g_format_size (g_bytes_get_size (bytes));
+
+        *kind = g_bytes_get_size (bytes) == 0 ? DYN_VALUE_DISPLAY_EMPTY : DYN_VALUE_DISPLAY_BINARY;
+        g_string_append_printf (out, "%s · %s", _("binary"), size);
+        if (g_bytes_get_size (bytes) > 0)
+          {
+            g_string_append (out, " · ");
+            append_binary_preview (out, bytes);
+          }
+      }
+      break;
+    case DYN_VALUE_NS:
+      *kind = DYN_VALUE_DISPLAY_NUMBER;
+      n = dyn_value_get_length (value);
+      g_string_append_c (out, '{');
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *text = dyn_number_format_display (dyn_value_set_get_string (value, i));
+
+          if (i > 0)
+            g_string_append (out, ", ");
+          g_string_append (out, text);
+        }
+      g_string_append_c (out, '}');
+      break;
+    case DYN_VALUE_BS:
+      *kind = DYN_VALUE_DISPLAY_BINARY;
+      n = dyn_value_get_length (value);
+      g_string_append_printf (out, "%s · {", _("binary"));
+      for (guint i = 0; i < n; i++)
+        {
+          if (i > 0)
+            g_string_append (out, ", ");
+          append_binary_preview (out, dyn_value_set_get_binary (value, i));
+        }
+      g_string_append_c (out, '}');
+      break;
+    case DYN_VALUE_M:
+    case DYN_VALUE_L:
+      *kind = DYN_VALUE_DISPLAY_SUMMARY;
+      append_value (out, value, DYN_BINARY_FORMAT_BASE64, FALSE, FALSE);
+      break;
+    default:
+      *kind = DYN_VALUE_DISPLAY_TEXT;
+      append_value (out, value, DYN_BINARY_FORMAT_BASE64, FALSE, FALSE);
+    }
+}
+
+static void
+cut_at (GString *out,
+        guint    max_chars)
+{
+  if (max_chars > 0 && g_utf8_strlen (out->str, out->len) > max_chars)
+    {
+      const char *cut = g_utf8_offset_to_pointer (out->str, max_chars);
+      g_string_truncate (out, cut - out->str);
+      g_string_append (out, "…");
+    }
+}
+
+char *
+dyn_value_format_display (const DynValue  *value,
+                          guint            max_chars,
+                          DynValueDisplay *kind)
+{
+  DynValueDisplay shown = DYN_VALUE_DISPLAY_TEXT;
+  GString *out;
+
+  g_return_val_if_fail (value != NULL, NULL);
+
+  out = g_string_new (NULL);
+  append_display (out, value, &shown);
+  cut_at (out, max_chars);
+  if (kind != NULL)
+    *kind = shown;
+  return g_string_free (out, FALSE);
+}
+
 static void
 newline (GString *out,
          int      depth)

@@ -7,9 +7,15 @@ Detail is META or PROJ#<zero-padded, time-ordered id>), with a sharded
 workspace WS#bigco#01..10 and GSI1 listing projects across workspaces.
 School: the n:m seed (students and courses, enrolment edges keyed by student,
 inverted GSI1 keyed by course).
+Products: a catalogue without a sort key (ProductId S): prices, string and
+number sets, a binary thumbnail, nested dimensions, an empty string, a
+number of 20 digits.
+Movies: like the AWS sample (year N, title S), each with a nested info map.
+Shop: customers and their orders under generic PK/SK keys without '#', told
+apart by an EntityType attribute; addresses, lines and payments nest deeply.
 Events (with --big N): a wide table for paging and benchmarks.
 Deterministic: the same files every run."""
-import json, random, sys, os
+import base64, json, random, sys, os, unicodedata
 
 def S(v): return {"S": v}
 def N(v): return {"N": str(v)}
@@ -70,6 +76,132 @@ def school():
                         "EnrolledOn": S("2026-09-%02d" % rnd.randrange(1, 28))})
     return out
 
+def B(data): return {"B": base64.b64encode(data).decode()}
+def SS(*v): return {"SS": list(v)}
+def NS(*v): return {"NS": [str(x) for x in v]}
+def L(*v): return {"L": list(v)}
+def M(**v): return {"M": v}
+def BOOL(v): return {"BOOL": v}
+
+def thumbnail(rnd, w, h):
+    """A tiny deterministic 'image': a PNG signature and header, then noise."""
+    head = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + w.to_bytes(4, "big") + h.to_bytes(4, "big")
+    return head + bytes(rnd.randrange(256) for _ in range(48))
+
+def products():
+    rnd = random.Random(4)
+    catalogue = [
+        ("Linen shirt", "apparel", ["white", "sand", "navy"], [38, 40, 42, 44]),
+        ("Rain jacket", "apparel", ["black", "olive"], [46, 48, 50, 52, 54]),
+        ("Wool socks", "apparel", ["grey"], [39, 43, 47]),
+        ("Trail shoes", "footwear", ["blue", "red"], [40, 41, 42, 43, 44, 45]),
+        ("Espresso cups, set of 4", "kitchen", ["white"], []),
+        ("Cast iron pan", "kitchen", ["black"], [24, 28]),
+        ("Chef's knife", "kitchen", [], [20]),
+        ("Desk lamp", "home", ["brass", "black"], []),
+        ("Reading chair", "home", ["teal", "rust", "grey"], []),
+        ("Wall clock", "home", ["oak"], [30]),
+        ("Notebook A5", "office", ["red", "blue", "green", "black"], []),
+        ("Fountain pen", "office", ["black"], []),
+        ("Board game: Harbours", "toys", [], []),
+        ("Wooden train set", "toys", [], []),
+        ("Puzzle, 1000 pieces", "toys", [], []),
+        ("Yoga mat", "sport", ["purple", "green"], [183]),
+        ("Water bottle", "sport", ["steel", "white"], [500, 750, 1000]),
+        ("Bike light", "sport", [], []),
+    ]
+    out = []
+    for i, (name, category, colors, sizes) in enumerate(catalogue):
+        item = {"ProductId": S("P-%04d" % (1001 + i)), "Name": S(name), "Category": S(category),
+                "Price": N("%d.%02d" % (rnd.randrange(4, 400), rnd.choice([0, 50, 90, 95, 99]))),
+                "Stock": N(rnd.randrange(0, 900)),
+                "InStock": BOOL(rnd.random() > 0.15),
+                "Tags": SS(*sorted(rnd.sample(["new", "sale", "eco", "bestseller", "gift", "limited"], 2))),
+                "Dimensions": M(w=N(rnd.randrange(5, 90)), h=N(rnd.randrange(5, 90)), d=N(rnd.randrange(1, 40)),
+                                unit=S("cm")),
+                "Thumbnail": B(thumbnail(rnd, 64, 64))}
+        if colors:
+            item["Colors"] = SS(*colors)
+        if sizes:
+            item["Sizes"] = NS(*sizes)
+        out.append(item)
+    # Values a reader must tell apart: an empty string, empty binary, a
+    # label stored as text in binary, a 20-digit counter.
+    out.append({"ProductId": S("P-2001"), "Name": S("Gift card"), "Category": S("gift"),
+                "Price": N("25"), "Description": S(""), "Thumbnail": B(b""),
+                "Barcode": B(b"GIFT-2001-EU"), "UnitsSold": N("12345678901234567890")})
+    return out
+
+def movies():
+    rnd = random.Random(5)
+    films = [
+        (2010, "Inception", ["Christopher Nolan"], ["Action", "Sci-Fi"]),
+        (2010, "The Social Network", ["David Fincher"], ["Biography", "Drama"]),
+        (2010, "Black Swan", ["Darren Aronofsky"], ["Drama", "Thriller"]),
+        (2010, "Toy Story 3", ["Lee Unkrich"], ["Animation", "Comedy"]),
+        (2011, "Drive", ["Nicolas Winding Refn"], ["Crime", "Drama"]),
+        (2011, "Hugo", ["Martin Scorsese"], ["Adventure", "Family"]),
+        (2011, "Moneyball", ["Bennett Miller"], ["Biography", "Sport"]),
+        (2011, "The Artist", ["Michel Hazanavicius"], ["Comedy", "Romance"]),
+        (2012, "Argo", ["Ben Affleck"], ["Drama", "Thriller"]),
+        (2012, "Skyfall", ["Sam Mendes"], ["Action", "Thriller"]),
+        (2012, "Looper", ["Rian Johnson"], ["Action", "Sci-Fi"]),
+        (2012, "Life of Pi", ["Ang Lee"], ["Adventure", "Drama"]),
+        (2013, "Rush", ["Ron Howard"], ["Biography", "Sport"]),
+        (2013, "Gravity", ["Alfonso Cuarón"], ["Drama", "Sci-Fi"]),
+        (2013, "Prisoners", ["Denis Villeneuve"], ["Crime", "Thriller"]),
+        (2013, "Her", ["Spike Jonze"], ["Drama", "Romance"]),
+        (2013, "Frozen", ["Chris Buck", "Jennifer Lee"], ["Animation", "Family"]),
+        (2014, "Interstellar", ["Christopher Nolan"], ["Adventure", "Sci-Fi"]),
+        (2014, "Whiplash", ["Damien Chazelle"], ["Drama", "Music"]),
+        (2014, "Boyhood", ["Richard Linklater"], ["Drama"]),
+        (2014, "The Grand Budapest Hotel", ["Wes Anderson"], ["Comedy", "Drama"]),
+        (2014, "Gone Girl", ["David Fincher"], ["Mystery", "Thriller"]),
+    ]
+    out = []
+    for rank, (year, title, directors, genres) in enumerate(films, 1):
+        out.append({"year": N(year), "title": S(title),
+                    "info": M(directors=L(*[S(d) for d in directors]),
+                              release_date=S("%d-%02d-%02dT00:00:00Z" % (year, rnd.randrange(1, 13), rnd.randrange(1, 29))),
+                              rating=N("%d.%d" % (rnd.randrange(6, 9), rnd.randrange(10))),
+                              genres=L(*[S(g) for g in genres]),
+                              rank=N(rank),
+                              running_time_secs=N(60 * rnd.randrange(90, 170)))})
+    return out
+
+def shop():
+    rnd = random.Random(6)
+    customers = [("c1001", "Ayşe Demir", "Ankara"), ("c1002", "Jonas Weber", "Leipzig"),
+                 ("c1003", "Mia Laurent", "Lyon"), ("c1004", "Tom Baker", "Leeds")]
+    out = []
+    order = 5001
+    for cid, name, city in customers:
+        out.append({"PK": S(cid), "SK": S(cid), "EntityType": S("customer"), "Name": S(name),
+                    "Email": S(unicodedata.normalize("NFKD", name.split()[0].lower()).encode("ascii", "ignore").decode()
+                               + "@shop.example"),
+                    "Address": M(city=S(city), street=S("%s %d" % (rnd.choice(["Park", "Linden", "Mill"]), rnd.randrange(1, 90))),
+                                 geo=M(lat=N("%.4f" % rnd.uniform(40, 55)), lon=N("%.4f" % rnd.uniform(-2, 33)))),
+                    "Preferences": M(newsletter=BOOL(rnd.random() > 0.5),
+                                     channels=SS(*sorted(rnd.sample(["email", "sms", "push"], 2))),
+                                     ui=M(theme=S(rnd.choice(["light", "dark"])), density=S("compact")))})
+        for _ in range(rnd.randrange(2, 5)):
+            lines = []
+            for n in range(rnd.randrange(1, 4)):
+                lines.append(M(sku=S("P-%04d" % rnd.randrange(1001, 1019)), qty=N(rnd.randrange(1, 4)),
+                               price=N("%d.%02d" % (rnd.randrange(4, 200), rnd.choice([0, 50, 99]))),
+                               options=M(gift=BOOL(n == 0 and rnd.random() > 0.6),
+                                         engraving=M(text=S(rnd.choice(["For you", "Happy birthday", ""])),
+                                                     font=S("serif")))))
+            out.append({"PK": S(cid), "SK": S("o%d" % order), "EntityType": S("order"),
+                        "Status": S(rnd.choice(["placed", "shipped", "delivered"])),
+                        "PlacedAt": S("2026-0%d-%02dT%02d:%02d:00Z" % (rnd.randrange(1, 10), rnd.randrange(1, 29),
+                                                                      rnd.randrange(24), rnd.randrange(60))),
+                        "Lines": L(*lines),
+                        "Payment": M(method=S("card"), card=M(brand=S(rnd.choice(["visa", "mastercard"])),
+                                                              last4=S("%04d" % rnd.randrange(10000))))})
+            order += 1
+    return out
+
 def events(n):
     rnd = random.Random(3)
     kinds = ["click", "view", "purchase", "signup", "logout"]
@@ -89,6 +221,9 @@ if __name__ == "__main__":
     os.makedirs(outdir, exist_ok=True)
     write(os.path.join(outdir, "Workspaces.jsonl"), workspaces())
     write(os.path.join(outdir, "School.jsonl"), school())
+    write(os.path.join(outdir, "Products.jsonl"), products())
+    write(os.path.join(outdir, "Movies.jsonl"), movies())
+    write(os.path.join(outdir, "Shop.jsonl"), shop())
     if "--big" in sys.argv:
         n = int(sys.argv[sys.argv.index("--big") + 1])
         write(os.path.join(outdir, "Events.jsonl"), events(n))
