@@ -200,6 +200,9 @@ item_setup_cb (GtkSignalListItemFactory *factory,
   g_object_set_data (G_OBJECT (box), "dyn-link", link);
   g_object_set_data (G_OBJECT (box), "dyn-expander", expander);
   g_object_set_data (G_OBJECT (box), "dyn-grid", self);
+  /* The row's focus lands here (as it did on a GtkTreeExpander), not in
+   * the first focusable cell further right, such as an open cell editor. */
+  gtk_widget_set_focusable (box, TRUE);
   /* For tests: the row a cell of the Item column shows. */
   g_object_set_data (G_OBJECT (box), "dyn-list-item", list_item);
   gtk_list_item_set_child (list_item, box);
