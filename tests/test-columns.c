@@ -376,6 +376,11 @@ test_file (void)
 
   g_assert_cmpstr (path, ==, expected);
   g_assert_cmpstr (movies, !=, other_conn);
+  /* A table as read, never arranged: no file is written. */
+  dyn_column_set_note_attributes (a, attrs, -1);
+  g_assert_true (dyn_column_set_save_file (a, path, movies, &error));
+  g_assert_no_error (error);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
   /* No file yet: nothing to load, no error. */
   g_assert_true (dyn_column_set_load_file (loaded, path, movies, &error));
   g_assert_no_error (error);

@@ -965,6 +965,8 @@ dyn_column_set_save_file (DynColumnSet  *self,
 {
   g_autoptr(GKeyFile) file = g_key_file_new ();
   g_autofree char *dir = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
 
   g_return_val_if_fail (DYN_IS_COLUMN_SET (self), FALSE);
   g_return_val_if_fail (path != NULL && group != NULL, FALSE);
@@ -972,7 +974,12 @@ dyn_column_set_save_file (DynColumnSet  *self,
   /* A file we cannot read is not overwritten. */
   if (!read_key_file (file, path, error))
     return FALSE;
+  before = g_key_file_to_data (file, NULL, NULL);
   dyn_column_set_save (self, file, group);
+  after = g_key_file_to_data (file, NULL, NULL);
+  /* Nothing to write (a table never arranged): no file is touched. */
+  if (g_strcmp0 (before, after) == 0)
+    return TRUE;
   dir = g_path_get_dirname (path);
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {

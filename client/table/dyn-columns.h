@@ -196,7 +196,8 @@ void          dyn_column_set_save              (DynColumnSet       *self,
                                                 const char         *group);
 /* The same with the file at @path: loading a missing file is no error;
  * saving reads the file again first, so the other tables' groups another
- * window wrote stay, and creates its folder. */
+ * window wrote stay, creates its folder, and writes nothing when the file
+ * would not change. */
 gboolean      dyn_column_set_load_file         (DynColumnSet       *self,
                                                 const char         *path,
                                                 const char         *group,
