@@ -21,11 +21,12 @@
 
 /* The grid's columns in the main window, under Xvfb against DynamoDB Local,
  * on tables unlike the demo data: a hash-only product catalogue (id; a
- * global index Category + Price) whose Price holds numbers of 38 digits,
+ * global index Category + Price) whose Weight holds numbers of 38 digits,
  * tiny ones, a string, a boolean and nothing, and a movies table keyed by
  * year and title (a local index on rating) with nested info maps.
  * The column picker shows, hides and reorders columns and adds nested-path
- * columns, remembered per connection and table in columns.ini; a header
+ * columns, as does dragging a header, remembered per connection and table
+ * in columns.ini; a header
  * click sorts the loaded rows (exactly, mixed types in order, missing last)
  * and the grid says over what; a Query on an index whose sort key the column
  * is is offered and runs; columns are as wide as their content, and a
