@@ -889,10 +889,9 @@ static gboolean
 keep_widths_cb (gpointer user_data)
 {
   DynItemGrid *self = user_data;
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   GHashTableIter iter;
   gpointer key, column;
-
-  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
 
   self->widths_id = 0;
   g_hash_table_iter_init (&iter, self->columns);
