@@ -451,8 +451,19 @@ pointer_to (GtkWidget *widget,
   double sx = 0, sy = 0;
   Window child;
 
+  /* Until @widget stays where it is (a bar sliding in moves the grid). */
   settle ();
   g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &point));
+  for (guint i = 0; i < 200; i++)
+    {
+      graphene_point_t later;
+
+      settle ();
+      g_assert_true (gtk_widget_compute_point (widget, GTK_WIDGET (native), &GRAPHENE_POINT_INIT (x, y), &later));
+      if (graphene_point_equal (&later, &point))
+        break;
+      point = later;
+    }
   gtk_native_get_surface_transform (native, &sx, &sy);
   XTranslateCoordinates (dpy, gdk_x11_surface_get_xid (surface), DefaultRootWindow (dpy),
                          (int) (point.x + sx), (int) (point.y + sy), rx, ry, &child);
