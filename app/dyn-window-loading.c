@@ -171,6 +171,36 @@ _dyn_window_load_next (DynWindow *self)
     }
 }
 
+/* The grid's columns follow the table and the read (their layout is saved
+ * for a connection of the store). */
+static void
+show_read_in_grid (DynWindow *self)
+{
+  const char *id = self->connection ? dyn_connection_get_id (self->connection) : NULL;
+
+  if (id != NULL && dyn_connection_store_lookup (self->store, id) == NULL)
+    id = NULL;
+  dyn_item_grid_set_read (self->grid, id, self->keys, self->read, self->pager);
+}
+
+/* The grid's "Query Index X Ordered by This": the builder's condition, read
+ * from that index. */
+void
+_dyn_window_grid_query_ordered_cb (DynItemGrid *grid,
+                                   const char  *index,
+                                   gboolean     descending,
+                                   DynWindow   *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  _dyn_window_select_index (self, index);
+  /* The builder's Descending option, when it has one. */
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (self->builder), "descending") != NULL)
+    g_object_set (self->builder, "descending", descending, NULL);
+  if (!_dyn_window_run_builder (self, &error))
+    _dyn_window_show_error (self, _("The query"), error);
+}
+
 static const DynIndexInfo *
 target_index (DynWindow  *self,
               const char *index)
@@ -217,6 +247,7 @@ _dyn_window_start_read (DynWindow      *self,
   g_clear_object (&self->model);
   self->model = target ? dyn_collection_model_new_for_schema (&target->keys, !request->scan_forward)
                        : dyn_collection_model_new ("", NULL, FALSE);
+  show_read_in_grid (self);
   dyn_item_grid_set_model (self->grid, self->model);
   _dyn_window_set_session_model (self);
   dyn_item_detail_set_item (self->detail, NULL);
@@ -449,6 +480,7 @@ clear_table (DynWindow *self)
   self->gone = FALSE;
   self->fan_out = FALSE;
   dyn_item_grid_set_model (self->grid, NULL);
+  show_read_in_grid (self);
   dyn_item_detail_set_item (self->detail, NULL);
   dyn_table_details_set_description (self->table_details, NULL);
   /* The expression and the read options belonged to that table: they never
@@ -522,6 +554,7 @@ restore_table (DynWindow     *self,
     _dyn_window_attach_session (self, DYN_EDIT_SESSION (g_steal_pointer (&state->session)));
   else
     _dyn_window_create_session (self);
+  show_read_in_grid (self);
   dyn_item_grid_set_model (self->grid, self->model);
   _dyn_window_set_session_model (self);
   dyn_item_detail_set_item (self->detail, NULL);

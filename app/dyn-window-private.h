@@ -153,6 +153,7 @@ void _dyn_window_when_staged_handled (DynWindow *self, AfterStaged after, DynCon
 /* dyn-window-loading.c */
 void _dyn_window_builder_index_cb (DynExpressionBuilder *builder, GParamSpec *pspec, DynWindow *self);
 void _dyn_window_cancel_load (DynWindow *self);
+void _dyn_window_grid_query_ordered_cb (DynItemGrid *grid, const char *index, gboolean descending, DynWindow *self);
 void _dyn_window_index_selected_cb (GtkDropDown *dropdown, GParamSpec *pspec, DynWindow *self);
 void _dyn_window_list_tables (DynWindow *self);
 void _dyn_window_load_next (DynWindow *self);

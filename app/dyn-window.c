@@ -610,6 +610,7 @@ dyn_window_init (DynWindow *self)
   g_signal_connect (self->grid, "near-end", G_CALLBACK (_dyn_window_near_end_cb), self);
   g_signal_connect (self->grid, "edit-failed", G_CALLBACK (_dyn_window_grid_edit_failed_cb), self);
   g_signal_connect (self->grid, "edit-item", G_CALLBACK (_dyn_window_grid_edit_item_cb), self);
+  g_signal_connect (self->grid, "query-ordered", G_CALLBACK (_dyn_window_grid_query_ordered_cb), self);
   g_signal_connect (dyn_item_grid_get_column_view (self->grid), "activate", G_CALLBACK (_dyn_window_grid_activate_cb), self);
   g_signal_connect (self->staged, "committed", G_CALLBACK (_dyn_window_staged_committed_cb), self);
 

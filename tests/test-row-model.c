@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "config.h"
 
+#include <string.h>
+
 #include "dyn-row-model.h"
 #include "dyn-test-util.h"
 
@@ -41,6 +43,37 @@ item (const char *pk,
   return dyn_test_item (json);
 }
 
+/* A sort order for the tests: "note" descending, then arrival. */
+static int
+by_note_desc (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const char *x = dyn_value_get_string (dyn_value_map_lookup (dyn_item_object_get_item ((gpointer) a), "note"));
+  const char *y = dyn_value_get_string (dyn_value_map_lookup (dyn_item_object_get_item ((gpointer) b), "note"));
+
+  return -strcmp (x, y);
+}
+
+static gboolean test_sorted;
+
+static int
+by_note_desc_ptr (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  return by_note_desc (*(gpointer *) a, *(gpointer *) b, NULL);
+}
+
+/* A stable sort of @array (g_ptr_array_sort is not stable). */
+static void
+stable_sort (GPtrArray *array,
+             guint      from)
+{
+  g_qsort_with_data (array->pdata + from, array->len - from, sizeof (gpointer),
+                     by_note_desc_ptr, NULL);
+}
+
 /* The rows as they must be. */
 static GPtrArray *
 expected_rows (DynRowModel *rows)
@@ -58,6 +91,8 @@ expected_rows (DynRowModel *rows)
 
           g_ptr_array_add (out, object);
         }
+      if (test_sorted)
+        stable_sort (out, 0);
       return out;
     }
   for (guint c = 0; c < dyn_collection_model_get_n_collections (model); c++)
@@ -66,8 +101,14 @@ expected_rows (DynRowModel *rows)
 
       g_ptr_array_add (out, coll);
       if (dyn_row_model_get_expanded (rows, coll))
-        for (guint i = 0; i < dyn_collection_get_n_items (coll); i++)
-          g_ptr_array_add (out, dyn_collection_peek_item (coll, i));
+        {
+          guint from = out->len;
+
+          for (guint i = 0; i < dyn_collection_get_n_items (coll); i++)
+            g_ptr_array_add (out, dyn_collection_peek_item (coll, i));
+          if (test_sorted)
+            stable_sort (out, from);
+        }
     }
   return out;
 }
@@ -104,6 +145,7 @@ run_sequence (guint32  seed,
   g_autoptr(DynRowModel) rows = dyn_row_model_new (model, grouped);
   Mirror mirror = { rows, g_ptr_array_new (), 0 };
   guint serial = 0;
+  gboolean sorted = FALSE;
 
   g_signal_connect (rows, "items-changed", G_CALLBACK (mirror_changed_cb), &mirror);
   for (guint step = 0; step < 120; step++)
@@ -155,11 +197,20 @@ run_sequence (guint32  seed,
 
           dyn_row_model_set_expanded (rows, coll, !dyn_row_model_get_expanded (rows, coll));
         }
-      else
+      else if (g_rand_boolean (rand))
         dyn_row_model_set_all_expanded (rows, g_rand_boolean (rand));
+      else
+        {
+          sorted = !sorted;
+          test_sorted = sorted;
+          dyn_row_model_set_sort_func (rows, sorted ? by_note_desc : NULL, NULL);
+        }
       assert_rows (rows, &mirror);
     }
   g_assert_cmpuint (mirror.signals, >, 0);
+  test_sorted = FALSE;
+  dyn_row_model_set_sort_func (rows, NULL, NULL);
+  assert_rows (rows, &mirror);
   dyn_collection_model_clear (model);
   assert_rows (rows, &mirror);
   g_ptr_array_unref (mirror.mirror);

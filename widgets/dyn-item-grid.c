@@ -8,6 +8,9 @@
 
 #include "dyn-widgets-resources.h"
 
+#include "dyn-column-picker.h"
+#include "dyn-columns.h"
+#include "dyn-diff.h"
 #include "dyn-error.h"
 #include "dyn-item-grid.h"
 #include "dyn-lifetime.h"
@@ -23,6 +26,20 @@
 #define ITEM_COLUMN_GROUPED_WIDTH 250
 #define ITEM_COLUMN_FLAT_WIDTH 90
 
+/* Fitting a column's width to its content: the items looked at (the first
+ * ones, then a spread of the rest), how many of the longest texts are
+ * measured, and the bounds. */
+#define FIT_SAMPLE 400
+#define FIT_FIRST 100
+#define FIT_MEASURED 12
+#define FIT_MIN_WIDTH 56
+#define FIT_MAX_WIDTH 420
+/* A cell's padding and a header's sort arrow, beside the text. */
+#define FIT_CELL_PADDING 22
+#define FIT_HEADER_PADDING 40
+/* How close to a header's right edge a double-click fits the column. */
+#define SEPARATOR_SLOP 4
+
 struct _DynItemGrid
 {
   AdwBin              parent_instance;
@@ -33,14 +50,14 @@ struct _DynItemGrid
   DynEditSession     *session;
   GHashTable         *bound;        /* GtkListItem* of bound attribute cells */
   GtkBitset          *reselect;     /* rows replaced in place while selected */
-  GHashTable         *columns;      /* name → GtkColumnViewColumn, owned by the view */
-  GPtrArray          *column_order; /* names in creation order */
+  GHashTable         *columns;      /* column key → GtkColumnViewColumn, owned by the view */
+  GPtrArray          *column_order; /* keys in creation order */
   GHashTable         *links;        /* attribute names shown as links */
   DynItemObject      *selected;
   gulong              attributes_handler;
   gulong              has_collections_handler;
   gulong              entity_source_handler;
-  GHashTable         *auto_hidden;  /* name → GtkColumnViewColumn* the grid hid itself (not a reference) */
+  GHashTable         *auto_hidden;  /* column key → GtkColumnViewColumn* the grid hid itself (not a reference) */
   gboolean            grouped;
   gboolean            shows_collections; /* grouped, and the model has collections */
   gboolean            refocus;      /* the focus left rows being destroyed */
@@ -52,9 +69,41 @@ struct _DynItemGrid
   GtkWidget          *edit_child;
   GtkWidget          *edit_entry;
 
+  /* The columns as the user arranged them for the table shown, and where
+   * that is saved (no group: not saved). */
+  DynColumnSet       *column_set;
+  char               *columns_path;
+  char               *columns_group;
+  char               *columns_table;  /* connection and table the set is for */
+  guint               save_id;
+  guint               applying;       /* the view is made to match the set */
+  /* What is read: to tell whether a Query returns a column's order. */
+  DynTableKeys       *keys;
+  DynReadRequest     *read;
+  DynPager           *pager;
+  gulong              total_handler;
+
+  /* Sorting over the loaded rows: the sorter all sort models share (no sort
+   * function while unsorted), the column and direction, the Query offered. */
+  GtkSorter          *sorter;
+  DynColumn          *sort_column;
+  gboolean            sort_descending;
+  gboolean            has_offer;
+  char               *offer_index;
+  GtkColumnViewColumn *probe_column;
+  char               *edge_key;       /* the header edge pressed first */
+  gboolean            edge_fitting;   /* a double-click on an edge, until released */
+  guint               widths_id;      /* widths dragged, kept when idle */
+
   GtkScrolledWindow  *scrolled;
   GtkColumnView      *column_view;
   GtkColumnViewColumn *item_column;
+  GtkRevealer        *sort_bar;
+  GtkImage           *sort_icon;
+  GtkLabel           *sort_label;
+  GtkButton          *offer_button;
+  GtkMenuButton      *columns_button;
+  DynColumnPicker    *picker;
 };
 
 enum {
@@ -72,6 +121,7 @@ enum {
   NEAR_END,
   EDIT_FAILED,
   EDIT_ITEM,
+  QUERY_ORDERED,
   N_SIGNALS
 };
 
@@ -620,6 +670,12 @@ start_editing (DynItemGrid *self,
     }
   if (dyn_item_object_get_state (object) == DYN_ITEM_STATE_DELETED)
     return FALSE;
+  /* A nested-path cell: the whole item in the JSON editor. */
+  if (g_object_get_data (G_OBJECT (list_item), "dyn-path-cell") != NULL)
+    {
+      g_signal_emit (self, signals[EDIT_ITEM], 0, object);
+      return FALSE;
+    }
   value = dyn_value_map_lookup (dyn_item_object_get_item (object), attribute);
   if (!is_scalar (value))
     {
@@ -666,6 +722,26 @@ cell_pressed_cb (GtkGestureClick *gesture,
   /* The second click edits the cell instead of activating the row. */
   gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
   start_editing (self, list_item);
+}
+
+/* The value a cell of @factory's column shows for @object: its attribute,
+ * or for a nested-path column the value at the path (NULL: missing). Marks
+ * the cells of path columns: they are edited in the JSON editor. */
+static DynValue *
+cell_value (GtkListItemFactory *factory,
+            GtkListItem        *list_item,
+            gpointer            object)
+{
+  const DynExprPath *path = g_object_get_data (G_OBJECT (factory), "dyn-path");
+  DynValue *item;
+
+  g_object_set_data (G_OBJECT (list_item), "dyn-path-cell", GINT_TO_POINTER (path != NULL));
+  if (!DYN_IS_ITEM_OBJECT (object))
+    return NULL;
+  item = dyn_item_object_get_item (object);
+  if (path != NULL)
+    return dyn_path_lookup (item, path);
+  return dyn_value_map_lookup (item, g_object_get_data (G_OBJECT (factory), "dyn-attribute"));
 }
 
 static void
@@ -718,8 +794,7 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   DynValueDisplay kind = DYN_VALUE_DISPLAY_TEXT;
   g_autofree char *text = NULL;
 
-  if (DYN_IS_ITEM_OBJECT (object))
-    value = dyn_value_map_lookup (dyn_item_object_get_item (object), name);
+  value = cell_value (GTK_LIST_ITEM_FACTORY (factory), list_item, object);
   if (value != NULL)
     text = dyn_value_format_display (value, CELL_MAX_CHARS, &kind);
   gtk_inscription_set_text (label, text);
@@ -783,38 +858,272 @@ cell_unbind_cb (GtkSignalListItemFactory *factory,
   dyn_list_item_unbind_handler (list_item, "dyn-row");
 }
 
+/* Columns: the view follows the table's column set. */
+
 static GMenuModel *
-column_menu (const char *name)
+column_menu (DynColumn *column)
 {
   GMenu *menu = g_menu_new ();
-  g_autoptr(GMenuItem) hide = g_menu_item_new (_("_Hide Column"), NULL);
+  g_autoptr(GMenu) sort = g_menu_new ();
+  g_autoptr(GMenu) width = g_menu_new ();
+  g_autoptr(GMenu) shown = g_menu_new ();
+  GVariant *name = g_variant_new_string (dyn_column_get_name (column));
+  struct {
+    GMenu      *section;
+    const char *label;
+    const char *action;
+  } entries[] = {
+    { sort, N_("Sort _Ascending"), "grid.sort-ascending" },
+    { sort, N_("Sort _Descending"), "grid.sort-descending" },
+    { width, N_("_Fit Width"), "grid.fit-column" },
+    { shown, N_("_Hide Column"), "grid.hide-column" },
+  };
 
-  g_menu_item_set_action_and_target_value (hide, "grid.hide-column", g_variant_new_string (name));
-  g_menu_append_item (menu, hide);
-  g_menu_append (menu, _("_Show All Columns"), "grid.show-all-columns");
+  g_variant_ref_sink (name);
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_(entries[i].label), NULL);
+
+      g_menu_item_set_action_and_target_value (item, entries[i].action, name);
+      g_menu_append_item (entries[i].section, item);
+    }
+  g_menu_append (sort, _("_Clear Sort"), "grid.clear-sort");
+  g_menu_append (width, _("Fit _All Columns"), "grid.fit-all-columns");
+  if (dyn_column_get_kind (column) == DYN_COLUMN_PATH)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("_Remove Column"), NULL);
+
+      g_menu_item_set_action_and_target_value (item, "grid.remove-column", name);
+      g_menu_append_item (shown, item);
+    }
+  g_menu_append (shown, _("_Show All Columns"), "grid.show-all-columns");
+  g_menu_append (shown, _("C_olumns…"), "grid.choose-columns");
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (sort));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (width));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (shown));
+  g_variant_unref (name);
   return G_MENU_MODEL (menu);
 }
 
+/* The text a cell shows for @value, as cell_bind_cb() writes it. */
+static char *
+fit_text (DynValue *value)
+{
+  return value ? dyn_value_format_display (value, CELL_MAX_CHARS, NULL) : NULL;
+}
+
+static int
+text_width (PangoLayout *layout,
+            const char  *text)
+{
+  int width = 0;
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  return width;
+}
+
+/* The width that shows @column's header and its values in the loaded rows:
+ * the first ones (those on screen) and a spread of the rest. Only the
+ * longest texts are measured. */
+static int
+fit_width (DynItemGrid *self,
+           DynColumn   *column)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self->column_view), NULL);
+  g_autoptr(GPtrArray) longest = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GArray) lengths = g_array_new (FALSE, FALSE, sizeof (glong));
+  GListModel *flat = self->model ? dyn_collection_model_get_flat_model (self->model) : NULL;
+  guint n = flat ? g_list_model_get_n_items (flat) : 0;
+  guint step = n > FIT_SAMPLE ? (n - FIT_FIRST) / (FIT_SAMPLE - FIT_FIRST) : 1;
+  int width = text_width (layout, dyn_column_get_title (column)) + FIT_HEADER_PADDING;
+
+  for (guint i = 0; i < n; i += i < FIT_FIRST ? 1 : MAX (step, 1))
+    {
+      g_autoptr(DynItemObject) object = g_list_model_get_item (flat, i);
+      char *text = fit_text (dyn_column_lookup (column, dyn_item_object_get_item (object)));
+      glong length;
+      guint at;
+
+      if (text == NULL)
+        continue;
+      length = g_utf8_strlen (text, -1);
+      /* Kept longest first. */
+      for (at = 0; at < lengths->len && g_array_index (lengths, glong, at) >= length; at++)
+        ;
+      if (at >= FIT_MEASURED)
+        {
+          g_free (text);
+          continue;
+        }
+      g_array_insert_val (lengths, at, length);
+      g_ptr_array_insert (longest, (int) at, text);
+      if (longest->len > FIT_MEASURED)
+        {
+          g_array_set_size (lengths, FIT_MEASURED);
+          g_ptr_array_set_size (longest, FIT_MEASURED);
+        }
+    }
+  for (guint i = 0; i < longest->len; i++)
+    width = MAX (width, text_width (layout, longest->pdata[i]) + FIT_CELL_PADDING);
+  return CLAMP (width, FIT_MIN_WIDTH, FIT_MAX_WIDTH);
+}
+
+static GtkColumnViewColumn *
+view_column (DynItemGrid *self,
+             DynColumn   *column)
+{
+  return column ? g_hash_table_lookup (self->columns, dyn_column_get_key (column)) : NULL;
+}
+
+/* The listed column @name names: an attribute, else a path's text. */
+static DynColumn *
+lookup_column (DynItemGrid *self,
+               const char  *name)
+{
+  return name ? dyn_column_set_lookup (self->column_set, name) : NULL;
+}
+
+/* The sort arrow shows the grid's sort (it is lost with the view's column). */
 static void
+sync_sort_indicator (DynItemGrid *self)
+{
+  GtkColumnViewColumn *column = view_column (self, self->sort_column);
+
+  self->applying++;
+  /* Cleared first: GTK 4.8 leaves the arrow on a column another replaces. */
+  gtk_column_view_sort_by_column (self->column_view, NULL, GTK_SORT_ASCENDING);
+  if (column != NULL)
+    gtk_column_view_sort_by_column (self->column_view, column,
+                                    self->sort_descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+  self->applying--;
+}
+
+/* A header click sorts: the view's sorter says by which column and which
+ * way. GTK 4.8 has no API to ask it, so it is asked to compare: it calls the
+ * primary column's sorter (which notes the column and says "smaller") and
+ * turns the answer round when that column is descending. */
+static int
+probe_compare_cb (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      column)
+{
+  DynItemGrid *self = (DynItemGrid *) a;
+
+  if (DYN_IS_ITEM_GRID (self))
+    self->probe_column = column;
+  return GTK_ORDERING_SMALLER;
+}
+
+static void set_sort (DynItemGrid *self, DynColumn *column, gboolean descending);
+
+static void
+view_sorter_changed_cb (GtkSorter   *sorter,
+                        int          change,
+                        DynItemGrid *self)
+{
+  GtkOrdering order;
+  const char *key;
+
+  if (self->applying > 0)
+    return;
+  /* GTK 4.8 lets the title under a double-clicked edge sort on release:
+   * fitting is all that click does. */
+  if (self->edge_fitting)
+    {
+      sync_sort_indicator (self);
+      return;
+    }
+  self->probe_column = NULL;
+  order = gtk_sorter_compare (sorter, self, self->column_view);
+  key = self->probe_column ? g_object_get_data (G_OBJECT (self->probe_column), "dyn-column-key") : NULL;
+  self->probe_column = NULL;
+  set_sort (self, key ? dyn_column_set_lookup_key (self->column_set, key) : NULL, order == GTK_ORDERING_LARGER);
+}
+
+static void apply_columns (DynItemGrid *self);
+
+static gboolean
+keep_widths_cb (gpointer user_data)
+{
+  DynItemGrid *self = user_data;
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key, column;
+
+  self->widths_id = 0;
+  g_hash_table_iter_init (&iter, self->columns);
+  while (g_hash_table_iter_next (&iter, &key, &column))
+    if (g_object_steal_data (column, "dyn-width-changed") != NULL)
+      g_ptr_array_add (keys, g_strdup (key));
+  for (guint i = 0; i < keys->len; i++)
+    {
+      GtkColumnViewColumn *column_view_column = g_hash_table_lookup (self->columns, keys->pdata[i]);
+      DynColumn *column_of_set = dyn_column_set_lookup_key (self->column_set, keys->pdata[i]);
+      int width = column_view_column ? gtk_column_view_column_get_fixed_width (column_view_column) : 0;
+
+      if (column_of_set == NULL)
+        continue;
+      /* -1: GTK sized it to the cells on screen (a double-click on its
+       * edge); the grid fits it to the loaded values instead. */
+      if (width < 0)
+        width = fit_width (self, column_of_set);
+      dyn_column_set_set_width (self->column_set, keys->pdata[i], width);
+    }
+  /* Also when the set had that width already. */
+  if (keys->len > 0)
+    apply_columns (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+column_width_cb (GtkColumnViewColumn *column,
+                 GParamSpec          *pspec,
+                 DynItemGrid         *self)
+{
+  /* The user dragged its edge: that width is kept, once the view is done
+   * with the drag's event. */
+  if (self->applying > 0)
+    return;
+  g_object_set_data (G_OBJECT (column), "dyn-width-changed", GINT_TO_POINTER (TRUE));
+  if (self->widths_id == 0)
+    self->widths_id = g_idle_add (keep_widths_cb, self);
+}
+
+static GtkColumnViewColumn *
 add_column (DynItemGrid *self,
-            const char  *name)
+            DynColumn   *column)
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  GtkColumnViewColumn *column;
-  g_autoptr(GMenuModel) menu = column_menu (name);
+  GtkColumnViewColumn *view;
+  g_autoptr(GMenuModel) menu = column_menu (column);
+  g_autoptr(GtkSorter) sorter = NULL;
+  const char *key = dyn_column_get_key (column);
+  int width = dyn_column_get_width (column);
 
-  g_object_set_data_full (G_OBJECT (factory), "dyn-attribute", g_strdup (name), g_free);
+  /* Cells know their attribute by name; a path column's cells by the path's
+   * text, and they look up the path (cell_value()). */
+  g_object_set_data_full (G_OBJECT (factory), "dyn-attribute", g_strdup (dyn_column_get_name (column)), g_free);
+  if (dyn_column_get_kind (column) == DYN_COLUMN_PATH)
+    g_object_set_data_full (G_OBJECT (factory), "dyn-path", dyn_expr_path_copy (dyn_column_get_path (column)),
+                            (GDestroyNotify) dyn_expr_path_free);
   g_signal_connect (factory, "setup", G_CALLBACK (cell_setup_cb), self);
   g_signal_connect (factory, "bind", G_CALLBACK (cell_bind_cb), self);
   g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind_cb), self);
-  column = gtk_column_view_column_new (name, factory);
-  gtk_column_view_column_set_resizable (column, TRUE);
-  gtk_column_view_column_set_fixed_width (column, 170);
-  gtk_column_view_column_set_header_menu (column, menu);
-  gtk_column_view_append_column (self->column_view, column);
-  g_hash_table_insert (self->columns, g_strdup (name), column);
-  g_ptr_array_add (self->column_order, g_strdup (name));
-  g_object_unref (column);
+  view = gtk_column_view_column_new (dyn_column_get_title (column), factory);
+  g_object_set_data_full (G_OBJECT (view), "dyn-column-key", g_strdup (key), g_free);
+  gtk_column_view_column_set_resizable (view, TRUE);
+  /* Sized to what it shows, unless the user gave it a width. */
+  gtk_column_view_column_set_fixed_width (view, width > 0 ? width : fit_width (self, column));
+  gtk_column_view_column_set_header_menu (view, menu);
+  sorter = GTK_SORTER (gtk_custom_sorter_new (probe_compare_cb, view, NULL));
+  gtk_column_view_column_set_sorter (view, sorter);
+  g_signal_connect (view, "notify::fixed-width", G_CALLBACK (column_width_cb), self);
+  gtk_column_view_append_column (self->column_view, view);
+  g_hash_table_insert (self->columns, g_strdup (key), view);
+  g_ptr_array_add (self->column_order, g_strdup (key));
+  g_object_unref (view);
+  return view;
 }
 
 /* Rows (or cells) are about to be destroyed: the focus leaves them first
@@ -837,6 +1146,14 @@ restore_focus (DynItemGrid *self)
 }
 
 static void
+remove_view_column (DynItemGrid         *self,
+                    GtkColumnViewColumn *column)
+{
+  g_signal_handlers_disconnect_by_func (column, column_width_cb, self);
+  gtk_column_view_remove_column (self->column_view, column);
+}
+
+static void
 remove_columns (DynItemGrid *self)
 {
   GHashTableIter iter;
@@ -844,13 +1161,151 @@ remove_columns (DynItemGrid *self)
 
   finish_editing (self, FALSE);
   hold_focus (self);
+  self->applying++;
   g_hash_table_iter_init (&iter, self->columns);
   while (g_hash_table_iter_next (&iter, NULL, &column))
-    gtk_column_view_remove_column (self->column_view, column);
+    remove_view_column (self, column);
+  self->applying--;
   g_hash_table_remove_all (self->columns);
   g_hash_table_remove_all (self->bound);
   g_ptr_array_set_size (self->column_order, 0);
   restore_focus (self);
+}
+
+/* Makes the view's attribute columns those of the set: added, removed,
+ * shown or hidden, sized and in its order. The Item column stays where it
+ * is. */
+static void
+apply_columns (DynItemGrid *self)
+{
+  GListModel *view_columns = gtk_column_view_get_columns (self->column_view);
+  guint n = dyn_column_set_get_n_columns (self->column_set);
+  GHashTableIter iter;
+  gpointer key, column;
+  gboolean removed = FALSE;
+
+  if (self->model == NULL)
+    return;
+  self->applying++;
+  g_hash_table_iter_init (&iter, self->columns);
+  while (g_hash_table_iter_next (&iter, &key, &column))
+    if (dyn_column_set_lookup_key (self->column_set, key) == NULL)
+      {
+        if (!removed)
+          {
+            finish_editing (self, FALSE);
+            hold_focus (self);
+            removed = TRUE;
+          }
+        remove_view_column (self, column);
+        g_hash_table_iter_remove (&iter);
+      }
+  for (guint i = 0; i < n; i++)
+    {
+      DynColumn *wanted = dyn_column_set_get_column (self->column_set, i);
+      GtkColumnViewColumn *view = view_column (self, wanted);
+      int width = dyn_column_get_width (wanted);
+
+      if (view == NULL)
+        view = add_column (self, wanted);
+      /* A column the grid hid itself (each fact once) stays hidden. */
+      gtk_column_view_column_set_visible (view, dyn_column_get_visible (wanted) &&
+                                                g_hash_table_lookup (self->auto_hidden, dyn_column_get_key (wanted)) != view);
+      if (width > 0 && gtk_column_view_column_get_fixed_width (view) != width)
+        gtk_column_view_column_set_fixed_width (view, width);
+    }
+  /* The k-th attribute column goes where the k-th is now. */
+  for (guint k = 0; k < n; k++)
+    {
+      GtkColumnViewColumn *wanted = view_column (self, dyn_column_set_get_column (self->column_set, k));
+      guint n_view = g_list_model_get_n_items (view_columns);
+      guint target = G_MAXUINT, current = G_MAXUINT, seen = 0;
+
+      for (guint j = 0; j < n_view && (target == G_MAXUINT || current == G_MAXUINT); j++)
+        {
+          g_autoptr(GtkColumnViewColumn) at = g_list_model_get_item (view_columns, j);
+
+          if (at == wanted)
+            current = j;
+          if (at == self->item_column)
+            continue;
+          if (seen++ == k)
+            target = j;
+        }
+      if (target != G_MAXUINT && current != target)
+        gtk_column_view_insert_column (self->column_view, target, wanted);
+    }
+  self->applying--;
+  if (removed)
+    restore_focus (self);
+  sync_sort_indicator (self);
+}
+
+/* The user dragged a header elsewhere. */
+static void
+view_columns_changed_cb (GListModel  *view_columns,
+                         guint        position,
+                         guint        removed,
+                         guint        added,
+                         DynItemGrid *self)
+{
+  g_autoptr(GPtrArray) keys = NULL;
+
+  if (self->applying > 0)
+    return;
+  keys = g_ptr_array_new ();
+  for (guint i = 0; i < g_list_model_get_n_items (view_columns); i++)
+    {
+      g_autoptr(GObject) column = g_list_model_get_item (view_columns, i);
+      const char *key = g_object_get_data (column, "dyn-column-key");
+
+      if (key != NULL)
+        g_ptr_array_add (keys, (gpointer) key);
+    }
+  g_ptr_array_add (keys, NULL);
+  dyn_column_set_reorder (self->column_set, (const char * const *) keys->pdata);
+}
+
+static gboolean
+save_columns_cb (gpointer user_data)
+{
+  DynItemGrid *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  self->save_id = 0;
+  if (self->columns_group != NULL &&
+      !dyn_column_set_save_file (self->column_set, self->columns_path, self->columns_group, &error))
+    g_warning ("Could not save the columns of %s: %s", self->columns_group, error->message);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+flush_save (DynItemGrid *self)
+{
+  if (self->save_id == 0)
+    return;
+  g_clear_handle_id (&self->save_id, g_source_remove);
+  save_columns_cb (self);
+}
+
+static void update_sort_bar (DynItemGrid *self);
+
+static void
+column_set_changed_cb (DynColumnSet *set,
+                       DynItemGrid  *self)
+{
+  /* A removed path column no longer sorts. */
+  if (self->sort_column != NULL &&
+      dyn_column_get_kind (self->sort_column) == DYN_COLUMN_PATH &&
+      dyn_column_set_lookup_key (set, dyn_column_get_key (self->sort_column)) == NULL)
+    set_sort (self, NULL, FALSE);
+  apply_columns (self);
+  if (self->columns_group != NULL)
+    {
+      /* Dragging an edge changes the width many times: saved once it rests. */
+      g_clear_handle_id (&self->save_id, g_source_remove);
+      self->save_id = g_timeout_add (300, save_columns_cb, self);
+    }
 }
 
 static void
@@ -862,9 +1317,8 @@ sync_columns (DynItemGrid *self)
   if (self->model == NULL)
     return;
   names = dyn_collection_model_get_attributes (self->model, &n);
-  for (guint i = 0; i < n; i++)
-    if (!g_hash_table_contains (self->columns, names[i]))
-      add_column (self, names[i]);
+  dyn_column_set_note_attributes (self->column_set, names, (int) n);
+  apply_columns (self);
 }
 
 static void
@@ -875,9 +1329,25 @@ attributes_changed_cb (DynCollectionModel *model,
                        DynItemGrid        *self)
 {
   if (removed > 0 && added == 0 && dyn_collection_model_get_attributes (model, NULL)[0] == NULL)
-    remove_columns (self);
+    {
+      remove_columns (self);
+      dyn_column_set_forget_attributes (self->column_set);
+    }
   sync_columns (self);
   hide_redundant_columns (self, FALSE);
+}
+
+/* Uses @set for the columns (a new table's). */
+static void
+set_column_set (DynItemGrid  *self,
+                DynColumnSet *set)
+{
+  if (self->column_set != NULL)
+    g_signal_handlers_disconnect_by_func (self->column_set, column_set_changed_cb, self);
+  g_set_object (&self->column_set, set);
+  g_signal_connect (set, "changed", G_CALLBACK (column_set_changed_cb), self);
+  if (self->picker != NULL)
+    dyn_column_picker_set_columns (self->picker, set);
 }
 
 static DynItemObject *
@@ -1022,15 +1492,16 @@ static void
 hide_redundant_columns (DynItemGrid *self,
                         gboolean     again)
 {
-  g_autoptr(GPtrArray) redundant = g_ptr_array_new ();
+  /* By column key ("a:" and the attribute's name, see dyn-columns.h). */
+  g_autoptr(GPtrArray) redundant = g_ptr_array_new_with_free_func (g_free);
   GHashTableIter iter;
   gpointer name, column;
 
   if (self->model != NULL && self->shows_collections)
     for (const char * const *k = dyn_collection_model_get_partition_keys (self->model); *k != NULL; k++)
-      g_ptr_array_add (redundant, (gpointer) *k);
+      g_ptr_array_add (redundant, g_strconcat ("a:", *k, NULL));
   if (self->model != NULL && dyn_collection_model_get_entity_source (self->model) == DYN_ENTITY_SOURCE_ATTRIBUTE)
-    g_ptr_array_add (redundant, (gpointer) dyn_collection_model_get_entity_attribute (self->model));
+    g_ptr_array_add (redundant, g_strconcat ("a:", dyn_collection_model_get_entity_attribute (self->model), NULL));
 
   g_hash_table_iter_init (&iter, self->auto_hidden);
   while (g_hash_table_iter_next (&iter, &name, &column))
@@ -1059,6 +1530,22 @@ hide_redundant_columns (DynItemGrid *self,
         continue;
       gtk_column_view_column_set_visible (col, FALSE);
       g_hash_table_insert (self->auto_hidden, g_strdup (redundant->pdata[i]), col);
+    }
+}
+
+/* The order of the column the user sorted by (the view's sorter). */
+static int
+sort_rows_cb (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  DynItemGrid *self = user_data;
+
+  switch (gtk_sorter_compare (self->sorter, (gpointer) a, (gpointer) b))
+    {
+    case GTK_ORDERING_SMALLER: return -1;
+    case GTK_ORDERING_LARGER: return 1;
+    default: return 0;
     }
 }
 
@@ -1096,6 +1583,9 @@ rebuild (DynItemGrid *self)
       hide_redundant_columns (self, TRUE);
     }
   self->rows = dyn_row_model_new (self->model, grouped);
+  /* Sorted: the rows of each collection, or all of them when flat. */
+  if (self->sort_column != NULL && self->model != NULL)
+    dyn_row_model_set_sort_func (self->rows, sort_rows_cb, self);
   g_signal_connect (self->rows, "items-changed", G_CALLBACK (rows_items_changed_cb), self);
   self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->rows)));
   g_signal_connect (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
@@ -1134,6 +1624,299 @@ vadjustment_changed_cb (GtkAdjustment *adjustment,
     g_signal_emit (self, signals[NEAR_END], 0);
 }
 
+/* Sorting. */
+
+static int
+sort_compare_cb (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  DynItemGrid *self = user_data;
+  gpointer x = (gpointer) a, y = (gpointer) b;
+
+  if (self->sort_column == NULL || !DYN_IS_ITEM_OBJECT (x) || !DYN_IS_ITEM_OBJECT (y))
+    return GTK_ORDERING_EQUAL;
+  return gtk_ordering_from_cmpfunc (dyn_column_compare_items (self->sort_column, x, y, self->sort_descending));
+}
+
+/* Selects @items again where the rows now show them (the first of them: a
+ * search per item). */
+static void
+reselect_items (DynItemGrid *self,
+                GPtrArray   *items)
+{
+  if (items->len == 0)
+    return;
+  gtk_selection_model_unselect_all (GTK_SELECTION_MODEL (self->selection));
+  for (guint i = 0; i < MIN (items->len, 50); i++)
+    dyn_item_grid_select_item (self, items->pdata[i], FALSE);
+}
+
+/* What the bar over the rows says while they are sorted, and the Query it
+ * offers. */
+static void
+update_sort_bar (DynItemGrid *self)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *index = NULL;
+  const char *attribute = NULL;
+  gboolean ordered = FALSE, complete, offer = FALSE;
+
+  if (self->sort_column == NULL)
+    {
+      gtk_revealer_set_reveal_child (self->sort_bar, FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "grid.clear-sort", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "grid.query-ordered", FALSE);
+      self->has_offer = FALSE;
+      g_clear_pointer (&self->offer_index, g_free);
+      return;
+    }
+  if (dyn_column_get_kind (self->sort_column) == DYN_COLUMN_ATTRIBUTE)
+    attribute = dyn_column_get_name (self->sort_column);
+  complete = self->pager != NULL && dyn_pager_is_done (self->pager);
+  if (attribute != NULL)
+    ordered = dyn_columns_read_is_ordered_by (self->keys, self->read, attribute, self->sort_descending);
+  /* All of the read is here: sorting it is the whole answer. */
+  if (attribute != NULL && !ordered && !complete)
+    offer = dyn_columns_find_ordered_query (self->keys, self->read, attribute, &index);
+  text = dyn_columns_describe_sort (dyn_column_get_title (self->sort_column), self->sort_descending, self->shows_collections,
+                                    self->model ? dyn_collection_model_get_n_items_total (self->model) : 0,
+                                    complete, ordered, self->read ? dyn_read_request_get_index (self->read) : NULL);
+  gtk_label_set_label (self->sort_label, text);
+  gtk_image_set_from_icon_name (self->sort_icon, self->sort_descending ? "view-sort-descending-symbolic"
+                                                                      : "view-sort-ascending-symbolic");
+  self->has_offer = offer;
+  g_free (self->offer_index);
+  self->offer_index = g_steal_pointer (&index);
+  if (offer)
+    {
+      g_autofree char *label = self->offer_index
+                                 ? g_strdup_printf (_("Query Index %s Ordered by This"), self->offer_index)
+                                 : g_strdup (_("Query the Table Ordered by This"));
+      g_autofree char *tooltip = self->offer_index
+                                   ? g_strdup_printf (_("DynamoDB returns the items in this order, page by page; "
+                                                        "items without %s are not in the index"), attribute)
+                                   : g_strdup (_("DynamoDB returns the items in this order, page by page"));
+
+      gtk_button_set_label (self->offer_button, label);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->offer_button), tooltip);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->offer_button), offer);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "grid.clear-sort", TRUE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "grid.query-ordered", offer);
+  gtk_revealer_set_reveal_child (self->sort_bar, TRUE);
+}
+
+static void
+set_sort (DynItemGrid *self,
+          DynColumn   *column,
+          gboolean     descending)
+{
+  gboolean was_sorted = self->sort_column != NULL;
+  g_autoptr(GPtrArray) selected = NULL;
+
+  descending = column != NULL && descending;
+  if (column == self->sort_column && descending == self->sort_descending)
+    {
+      sync_sort_indicator (self);
+      update_sort_bar (self);
+      return;
+    }
+  /* The selected rows stay selected where they go. */
+  selected = dyn_item_grid_dup_selected_items (self);
+  if (column != NULL)
+    dyn_column_ref (column);
+  g_clear_pointer (&self->sort_column, dyn_column_unref);
+  self->sort_column = column;
+  self->sort_descending = descending;
+  /* Every sort model of the rows sorts again. */
+  gtk_custom_sorter_set_sort_func (GTK_CUSTOM_SORTER (self->sorter), column ? sort_compare_cb : NULL,
+                                   column ? self : NULL, NULL);
+  if (was_sorted != (column != NULL))
+    rebuild (self);
+  else if (column != NULL)
+    dyn_row_model_set_sort_func (self->rows, sort_rows_cb, self);
+  reselect_items (self, selected);
+  sync_sort_indicator (self);
+  update_sort_bar (self);
+}
+
+static void
+sort_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (widget);
+  DynColumn *column = lookup_column (self, g_variant_get_string (parameter, NULL));
+
+  if (column != NULL)
+    set_sort (self, column, g_str_equal (action_name, "grid.sort-descending"));
+}
+
+static void
+clear_sort_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  set_sort (DYN_ITEM_GRID (widget), NULL, FALSE);
+}
+
+static void
+query_ordered_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (widget);
+  g_autofree char *index = g_strdup (self->offer_index);
+
+  if (self->has_offer)
+    g_signal_emit (self, signals[QUERY_ORDERED], 0, index, self->sort_descending);
+}
+
+/* Fitting widths. */
+
+static void
+fit_column (DynItemGrid *self,
+            DynColumn   *column)
+{
+  /* Kept as the user's width: it is what they asked for. */
+  dyn_column_set_set_width (self->column_set, dyn_column_get_key (column), fit_width (self, column));
+}
+
+static void
+fit_column_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (widget);
+  DynColumn *column = lookup_column (self, g_variant_get_string (parameter, NULL));
+
+  if (column != NULL)
+    fit_column (self, column);
+}
+
+static void
+fit_all_columns_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (widget);
+  g_autoptr(GPtrArray) columns = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_column_unref);
+
+  for (guint i = 0; i < dyn_column_set_get_n_columns (self->column_set); i++)
+    g_ptr_array_add (columns, dyn_column_ref (dyn_column_set_get_column (self->column_set, i)));
+  for (guint i = 0; i < columns->len; i++)
+    if (dyn_column_get_visible (columns->pdata[i]))
+      fit_column (self, columns->pdata[i]);
+}
+
+/* The header of the view: its children are the columns' titles, in the
+ * order of the columns. */
+static GtkWidget *
+view_header (DynItemGrid *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (g_strcmp0 (gtk_widget_get_css_name (child), "header") == 0)
+      return child;
+  return NULL;
+}
+
+/* The attribute column whose header's right edge (where it is resized) is
+ * at @x, @y of the header. */
+static DynColumn *
+column_at_edge (DynItemGrid *self,
+                double       x,
+                double       y)
+{
+  GtkWidget *header = view_header (self);
+  GListModel *view_columns = gtk_column_view_get_columns (self->column_view);
+  GtkWidget *title;
+  guint i = 0;
+
+  if (header == NULL)
+    return NULL;
+  for (title = gtk_widget_get_first_child (header); title != NULL; title = gtk_widget_get_next_sibling (title), i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (view_columns, i);
+      graphene_rect_t bounds;
+      const char *key;
+
+      if (column == NULL)
+        break;
+      if (!gtk_widget_get_visible (title) || !gtk_widget_compute_bounds (title, header, &bounds))
+        continue;
+      if (y < bounds.origin.y || y > bounds.origin.y + bounds.size.height ||
+          ABS (x - (bounds.origin.x + bounds.size.width)) > SEPARATOR_SLOP)
+        continue;
+      key = g_object_get_data (G_OBJECT (column), "dyn-column-key");
+      return key ? dyn_column_set_lookup_key (self->column_set, key) : NULL;
+    }
+  return NULL;
+}
+
+/* A double-click on a header's edge fits the column, as in a spreadsheet. */
+static void
+header_pressed_cb (GtkGestureClick *gesture,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   DynItemGrid     *self)
+{
+  DynColumn *column = column_at_edge (self, x, y);
+
+  /* The first press may scroll the view (it takes the focus): the edge is
+   * the one pressed first. */
+  if (n_press == 1)
+    {
+      g_free (self->edge_key);
+      self->edge_key = column ? g_strdup (dyn_column_get_key (column)) : NULL;
+      return;
+    }
+  if (n_press != 2)
+    return;
+  if (column == NULL)
+    column = dyn_column_set_lookup_key (self->column_set, self->edge_key);
+  g_clear_pointer (&self->edge_key, g_free);
+  /* The header's drag has claimed the press (it resizes there). */
+  if (column != NULL)
+    {
+      self->edge_fitting = TRUE;
+      fit_column (self, column);
+    }
+}
+
+/* After the titles saw the release. */
+static gboolean
+header_event_cb (GtkEventControllerLegacy *controller,
+                 GdkEvent                 *event,
+                 DynItemGrid              *self)
+{
+  if (gdk_event_get_event_type (event) == GDK_BUTTON_RELEASE)
+    self->edge_fitting = FALSE;
+  return GDK_EVENT_PROPAGATE;
+}
+
+static void
+choose_columns_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  gtk_menu_button_popup (DYN_ITEM_GRID (widget)->columns_button);
+}
+
+static void
+remove_column_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  DynItemGrid *self = DYN_ITEM_GRID (widget);
+  DynColumn *column = lookup_column (self, g_variant_get_string (parameter, NULL));
+
+  if (column != NULL)
+    dyn_column_set_remove_path (self->column_set, dyn_column_get_key (column));
+}
+
 static void
 hide_column_action (GtkWidget  *widget,
                     const char *action_name,
@@ -1148,12 +1931,8 @@ show_all_columns_action (GtkWidget  *widget,
                          GVariant   *parameter)
 {
   DynItemGrid *self = DYN_ITEM_GRID (widget);
-  GHashTableIter iter;
-  gpointer column;
 
-  g_hash_table_iter_init (&iter, self->columns);
-  while (g_hash_table_iter_next (&iter, NULL, &column))
-    gtk_column_view_column_set_visible (column, TRUE);
+  dyn_column_set_show_all (self->column_set);
 }
 
 static void
@@ -1174,8 +1953,22 @@ dyn_item_grid_dispose (GObject *object)
 
   finish_editing (self, FALSE);
   dyn_item_grid_set_edit_session (self, NULL);
+  /* The columns go with the view: nothing follows that. */
+  if (self->widths_id != 0)
+    {
+      g_clear_handle_id (&self->widths_id, g_source_remove);
+      keep_widths_cb (self);
+    }
+  self->applying++;
+  flush_save (self);
   if (self->column_view != NULL)
-    gtk_column_view_set_model (self->column_view, NULL);
+    {
+      g_signal_handlers_disconnect_by_func (gtk_column_view_get_sorter (self->column_view),
+                                            view_sorter_changed_cb, self);
+      g_signal_handlers_disconnect_by_func (gtk_column_view_get_columns (self->column_view),
+                                            view_columns_changed_cb, self);
+      gtk_column_view_set_model (self->column_view, NULL);
+    }
   if (self->selection != NULL)
     {
       g_signal_handlers_disconnect_by_func (self->selection, selection_changed_cb, self);
@@ -1191,9 +1984,20 @@ dyn_item_grid_dispose (GObject *object)
       g_clear_signal_handler (&self->attributes_handler, self->model);
       g_clear_signal_handler (&self->has_collections_handler, self->model);
       g_clear_signal_handler (&self->entity_source_handler, self->model);
+      g_clear_signal_handler (&self->total_handler, self->model);
     }
   g_clear_object (&self->model);
   g_clear_object (&self->selected);
+  if (self->column_set != NULL)
+    g_signal_handlers_disconnect_by_func (self->column_set, column_set_changed_cb, self);
+  g_clear_object (&self->column_set);
+  g_clear_pointer (&self->sort_column, dyn_column_unref);
+  if (self->sorter != NULL)
+    gtk_custom_sorter_set_sort_func (GTK_CUSTOM_SORTER (self->sorter), NULL, NULL, NULL);
+  g_clear_object (&self->sorter);
+  g_clear_pointer (&self->keys, dyn_table_keys_free);
+  g_clear_object (&self->read);
+  g_clear_object (&self->pager);
   /* The template's top widget is the AdwBin child: let AdwBin drop it first. */
   adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_ITEM_GRID);
@@ -1212,6 +2016,11 @@ dyn_item_grid_finalize (GObject *object)
   gtk_bitset_unref (self->reselect);
   g_ptr_array_unref (self->column_order);
   g_hash_table_unref (self->auto_hidden);
+  g_free (self->columns_path);
+  g_free (self->columns_group);
+  g_free (self->columns_table);
+  g_free (self->offer_index);
+  g_free (self->edge_key);
 
   G_OBJECT_CLASS (dyn_item_grid_parent_class)->finalize (object);
 }
@@ -1337,16 +2146,43 @@ dyn_item_grid_class_init (DynItemGridClass *klass)
   signals[EDIT_ITEM] =
     g_signal_new ("edit-item", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, DYN_TYPE_ITEM_OBJECT);
+  /**
+   * DynItemGrid::query-ordered:
+   * @index: (nullable): the index to Query, NULL for the table
+   * @descending: the order is descending (ScanIndexForward false)
+   *
+   * The user asked for the rows ordered by the sort column from DynamoDB:
+   * the same items read with a Query on @index, whose sort key it is (see
+   * dyn_columns_find_ordered_query()).
+   */
+  signals[QUERY_ORDERED] =
+    g_signal_new ("query-ordered", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
 
   /* Pulls the resource bundle out of the static library. */
   (void) dyn_widgets_get_resource ();
+  g_type_ensure (DYN_TYPE_COLUMN_PICKER);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/dynoscope/Dynoscope/dyn-item-grid.ui");
   gtk_widget_class_bind_template_child (widget_class, DynItemGrid, scrolled);
   gtk_widget_class_bind_template_child (widget_class, DynItemGrid, column_view);
   gtk_widget_class_bind_template_child (widget_class, DynItemGrid, item_column);
+  gtk_widget_class_bind_template_child (widget_class, DynItemGrid, sort_bar);
+  gtk_widget_class_bind_template_child (widget_class, DynItemGrid, sort_icon);
+  gtk_widget_class_bind_template_child (widget_class, DynItemGrid, sort_label);
+  gtk_widget_class_bind_template_child (widget_class, DynItemGrid, offer_button);
+  gtk_widget_class_bind_template_child (widget_class, DynItemGrid, columns_button);
+  gtk_widget_class_bind_template_child (widget_class, DynItemGrid, picker);
 
   gtk_widget_class_install_action (widget_class, "grid.hide-column", "s", hide_column_action);
   gtk_widget_class_install_action (widget_class, "grid.show-all-columns", NULL, show_all_columns_action);
+  gtk_widget_class_install_action (widget_class, "grid.remove-column", "s", remove_column_action);
+  gtk_widget_class_install_action (widget_class, "grid.choose-columns", NULL, choose_columns_action);
+  gtk_widget_class_install_action (widget_class, "grid.sort-ascending", "s", sort_action);
+  gtk_widget_class_install_action (widget_class, "grid.sort-descending", "s", sort_action);
+  gtk_widget_class_install_action (widget_class, "grid.clear-sort", NULL, clear_sort_action);
+  gtk_widget_class_install_action (widget_class, "grid.query-ordered", NULL, query_ordered_action);
+  gtk_widget_class_install_action (widget_class, "grid.fit-column", "s", fit_column_action);
+  gtk_widget_class_install_action (widget_class, "grid.fit-all-columns", NULL, fit_all_columns_action);
   gtk_widget_class_install_action (widget_class, "grid.edit-cell", "s", edit_cell_action);
 }
 
@@ -1362,8 +2198,59 @@ dyn_item_grid_init (DynItemGrid *self)
   self->reselect = gtk_bitset_new_empty ();
   self->column_order = g_ptr_array_new_with_free_func (g_free);
   self->auto_hidden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->columns_path = dyn_columns_get_default_path ();
+  self->sorter = GTK_SORTER (gtk_custom_sorter_new (NULL, NULL, NULL));
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  {
+    g_autoptr(DynColumnSet) set = dyn_column_set_new ();
+    g_autoptr(GMenu) menu = g_menu_new ();
+    g_autoptr(GMenu) section = g_menu_new ();
+    GtkGesture *gesture;
+    GtkEventController *legacy;
+    GtkWidget *header;
+
+    set_column_set (self, set);
+    g_menu_append (section, _("C_olumns…"), "grid.choose-columns");
+    g_menu_append (section, _("_Show All Columns"), "grid.show-all-columns");
+    g_menu_append (section, _("Fit _All Columns"), "grid.fit-all-columns");
+    g_menu_append (section, _("_Clear Sort"), "grid.clear-sort");
+    g_menu_append_section (menu, NULL, G_MENU_MODEL (section));
+    gtk_column_view_column_set_header_menu (self->item_column, G_MENU_MODEL (menu));
+    g_signal_connect (gtk_column_view_get_sorter (self->column_view), "changed",
+                      G_CALLBACK (view_sorter_changed_cb), self);
+    g_signal_connect (gtk_column_view_get_columns (self->column_view), "items-changed",
+                      G_CALLBACK (view_columns_changed_cb), self);
+    header = view_header (self);
+    if (header != NULL)
+      {
+        g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (header);
+
+        gesture = gtk_gesture_click_new ();
+        gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (gesture), GDK_BUTTON_PRIMARY);
+        gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (gesture), GTK_PHASE_CAPTURE);
+        g_signal_connect (gesture, "pressed", G_CALLBACK (header_pressed_cb), self);
+        gtk_widget_add_controller (header, GTK_EVENT_CONTROLLER (gesture));
+        legacy = gtk_event_controller_legacy_new ();
+        g_signal_connect (legacy, "event", G_CALLBACK (header_event_cb), self);
+        gtk_widget_add_controller (header, legacy);
+        /* The header's own drag (which resizes at an edge) claims the press
+         * there: in its group, this click still counts the presses. */
+        for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+          {
+            g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+            if (GTK_IS_GESTURE_DRAG (controller))
+              {
+                gtk_gesture_group (GTK_GESTURE (controller), gesture);
+                break;
+              }
+          }
+      }
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "grid.clear-sort", FALSE);
+    gtk_widget_action_set_enabled (GTK_WIDGET (self), "grid.query-ordered", FALSE);
+  }
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (item_setup_cb), self);
@@ -1424,9 +2311,12 @@ dyn_item_grid_set_model (DynItemGrid        *self,
       g_clear_signal_handler (&self->attributes_handler, self->model);
       g_clear_signal_handler (&self->has_collections_handler, self->model);
       g_clear_signal_handler (&self->entity_source_handler, self->model);
+      g_clear_signal_handler (&self->total_handler, self->model);
     }
   g_set_object (&self->model, model);
   remove_columns (self);
+  /* A new read: its attributes come as its items do; the layout stays. */
+  dyn_column_set_forget_attributes (self->column_set);
   if (model != NULL)
     {
       self->attributes_handler = g_signal_connect (model, "attributes-changed",
@@ -1435,10 +2325,13 @@ dyn_item_grid_set_model (DynItemGrid        *self,
                                                                 G_CALLBACK (has_collections_cb), self);
       self->entity_source_handler = g_signal_connect_swapped (model, "notify::entity-source",
                                                               G_CALLBACK (entity_source_cb), self);
+      self->total_handler = g_signal_connect_swapped (model, "notify::n-items-total",
+                                                      G_CALLBACK (update_sort_bar), self);
     }
   rebuild (self);
   sync_columns (self);
   hide_redundant_columns (self, TRUE);
+  update_sort_bar (self);
   if (had_focus)
     gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODEL]);
@@ -1463,6 +2356,7 @@ dyn_item_grid_set_grouped (DynItemGrid *self,
     return;
   self->grouped = grouped;
   rebuild (self);
+  update_sort_bar (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GROUPED]);
 }
 
@@ -1534,13 +2428,13 @@ dyn_item_grid_set_column_visible (DynItemGrid *self,
                                   const char  *name,
                                   gboolean     visible)
 {
-  GtkColumnViewColumn *column;
+  DynColumn *column;
 
   g_return_if_fail (DYN_IS_ITEM_GRID (self));
 
-  column = g_hash_table_lookup (self->columns, name);
+  column = lookup_column (self, name);
   if (column != NULL)
-    gtk_column_view_column_set_visible (column, visible);
+    dyn_column_set_set_visible (self->column_set, dyn_column_get_key (column), visible);
 }
 
 gboolean
@@ -1551,7 +2445,7 @@ dyn_item_grid_get_column_visible (DynItemGrid *self,
 
   g_return_val_if_fail (DYN_IS_ITEM_GRID (self), FALSE);
 
-  column = g_hash_table_lookup (self->columns, name);
+  column = view_column (self, lookup_column (self, name));
   return column != NULL && gtk_column_view_column_get_visible (column);
 }
 
@@ -1849,4 +2743,116 @@ dyn_item_grid_set_row_menu (DynItemGrid *self,
                                                           gtk_callback_action_new (row_menu_key_cb, NULL, NULL)));
   gtk_widget_add_controller (GTK_WIDGET (self), keys);
   return GTK_POPOVER (popover);
+}
+
+void
+dyn_item_grid_set_read (DynItemGrid        *self,
+                        const char         *connection_id,
+                        const DynTableKeys *keys,
+                        DynReadRequest     *read,
+                        DynPager           *pager)
+{
+  g_autofree char *table = NULL;
+
+  g_return_if_fail (DYN_IS_ITEM_GRID (self));
+  g_return_if_fail (read == NULL || DYN_IS_READ_REQUEST (read));
+  g_return_if_fail (pager == NULL || DYN_IS_PAGER (pager));
+
+  table = g_strdup_printf ("%s\n%s", connection_id ? connection_id : "", keys ? keys->table.name : "");
+  if (g_strcmp0 (table, self->columns_table) != 0)
+    {
+      g_autoptr(DynColumnSet) set = dyn_column_set_new ();
+      g_autoptr(GError) error = NULL;
+
+      /* Another table: its own columns, as they were left. */
+      flush_save (self);
+      set_sort (self, NULL, FALSE);
+      g_free (self->columns_table);
+      self->columns_table = g_steal_pointer (&table);
+      g_free (self->columns_group);
+      self->columns_group = connection_id && keys ? dyn_columns_make_group (connection_id, keys->table.name) : NULL;
+      if (self->columns_group != NULL &&
+          !dyn_column_set_load_file (set, self->columns_path, self->columns_group, &error))
+        g_warning ("Could not read the columns of %s: %s", self->columns_group, error->message);
+      remove_columns (self);
+      set_column_set (self, set);
+      sync_columns (self);
+      hide_redundant_columns (self, TRUE);
+    }
+  if (keys != self->keys)
+    {
+      g_clear_pointer (&self->keys, dyn_table_keys_free);
+      self->keys = keys ? dyn_table_keys_copy (keys) : NULL;
+    }
+  g_set_object (&self->read, read);
+  g_set_object (&self->pager, pager);
+  update_sort_bar (self);
+}
+
+DynColumnSet *
+dyn_item_grid_get_column_set (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  return self->column_set;
+}
+
+DynColumnPicker *
+dyn_item_grid_get_column_picker (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  return self->picker;
+}
+
+void
+dyn_item_grid_sort_by (DynItemGrid *self,
+                       const char  *name,
+                       gboolean     descending)
+{
+  g_return_if_fail (DYN_IS_ITEM_GRID (self));
+
+  set_sort (self, lookup_column (self, name), descending);
+}
+
+const char *
+dyn_item_grid_get_sort_column (DynItemGrid *self,
+                               gboolean    *descending)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  if (descending != NULL)
+    *descending = self->sort_descending;
+  return self->sort_column ? dyn_column_get_name (self->sort_column) : NULL;
+}
+
+const char *
+dyn_item_grid_get_sort_text (DynItemGrid *self)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), NULL);
+
+  return self->sort_column ? gtk_label_get_label (self->sort_label) : NULL;
+}
+
+gboolean
+dyn_item_grid_get_ordered_query (DynItemGrid  *self,
+                                 const char  **index_name)
+{
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), FALSE);
+
+  if (index_name != NULL)
+    *index_name = self->offer_index;
+  return self->has_offer;
+}
+
+int
+dyn_item_grid_get_column_width (DynItemGrid *self,
+                                const char  *name)
+{
+  GtkColumnViewColumn *column;
+
+  g_return_val_if_fail (DYN_IS_ITEM_GRID (self), -1);
+
+  column = view_column (self, lookup_column (self, name));
+  return column ? gtk_column_view_column_get_fixed_width (column) : -1;
 }

@@ -4,7 +4,11 @@
 #include <adwaita.h>
 
 #include "dyn-collections.h"
+#include "dyn-column-picker.h"
+#include "dyn-columns.h"
 #include "dyn-edit-session.h"
+#include "dyn-pager.h"
+#include "dyn-read-request.h"
 
 G_BEGIN_DECLS
 
@@ -88,5 +92,49 @@ GPtrArray          *dyn_item_grid_dup_shown_items     (DynItemGrid        *self)
  * popover (transfer none). */
 GtkPopover         *dyn_item_grid_set_row_menu        (DynItemGrid        *self,
                                                        GMenuModel         *menu);
+/* Columns. The attribute columns follow a DynColumnSet: one per table, its
+ * layout (order, hidden, nested-path columns, widths) saved per connection
+ * and table in dyn_columns_get_default_path() (not for a connection without
+ * an id). The column picker (a button over the header's end, or "Columns…"
+ * in a header's menu: grid.choose-columns) changes it; so do dragging a
+ * header or its edge and the header menus. A column without a width of the
+ * user's is sized to its header and the loaded values; a double-click on a
+ * header's edge, grid.fit-column (name) and grid.fit-all-columns fit it.
+ * Names in the actions and functions here are attribute names, or the text
+ * of a nested path ("info.rating", "tags[0]"). */
+
+/* What is shown: the connection (its id; NULL: not saved) and the table
+ * whose column layout applies, and the read (to tell whether a Query
+ * returns a column's order; @pager: whether all of it is loaded). Another
+ * table loads its layout and drops the sort. */
+void                dyn_item_grid_set_read            (DynItemGrid        *self,
+                                                       const char         *connection_id,
+                                                       const DynTableKeys *keys,
+                                                       DynReadRequest     *read,
+                                                       DynPager           *pager);
+DynColumnSet       *dyn_item_grid_get_column_set      (DynItemGrid        *self);
+DynColumnPicker    *dyn_item_grid_get_column_picker   (DynItemGrid        *self);
+/* The width the column has (-1: not shown). */
+int                 dyn_item_grid_get_column_width    (DynItemGrid        *self,
+                                                       const char         *name);
+
+/* Sorting: a header click (or grid.sort-ascending/-descending with a name,
+ * grid.clear-sort) sorts the loaded rows by that column with
+ * dyn_column_compare_values(): in grouped mode within each item
+ * collection, in flat mode all of them. A bar over the rows says so and
+ * offers "Query Index X Ordered by This" (grid.query-ordered, signal
+ * "query-ordered" (index or NULL for the table, descending)) when a Query
+ * would return the same items in that order. @name NULL: unsorted. */
+void                dyn_item_grid_sort_by             (DynItemGrid        *self,
+                                                       const char         *name,
+                                                       gboolean            descending);
+/* The sort column's name, or NULL. */
+const char         *dyn_item_grid_get_sort_column     (DynItemGrid        *self,
+                                                       gboolean           *descending);
+/* What the bar says, or NULL when unsorted. */
+const char         *dyn_item_grid_get_sort_text       (DynItemGrid        *self);
+/* Whether the bar offers a Query; @index_name: its index, NULL for the table. */
+gboolean            dyn_item_grid_get_ordered_query   (DynItemGrid        *self,
+                                                       const char        **index_name);
 
 G_END_DECLS

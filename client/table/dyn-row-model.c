@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <string.h>
+
 #include "dyn-item-object-private.h"
 #include "dyn-row-model.h"
 
@@ -14,6 +16,7 @@ typedef struct {
   guint          n;            /* the collection's items, as last announced */
   gboolean       expanded;
   gulong         handler;
+  guint         *order;        /* sorted: the collection's positions in row order */
 } Group;
 
 struct _DynRowModel
@@ -26,6 +29,9 @@ struct _DynRowModel
   GHashTable         *by_collection; /* DynCollection* → Group* */
   guint               valid;       /* groups[0 .. valid) have right offsets */
   guint               n_rows;
+  GCompareDataFunc    sort_func;   /* NULL: the model's own order */
+  gpointer            sort_data;
+  GArray             *flat_order;  /* sorted and flat: flat positions in row order */
 };
 
 enum {
@@ -56,6 +62,7 @@ group_free (gpointer data)
 
   g_clear_signal_handler (&group->handler, group->collection);
   g_object_unref (group->collection);
+  g_free (group->order);
   g_free (group);
 }
 
@@ -115,6 +122,64 @@ notify_n_items (DynRowModel *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
 }
 
+/* Sorting: positions ordered by their objects, stable (g_qsort_with_data
+ * is), so equal ones keep the model's order. */
+typedef struct {
+  DynRowModel *self;
+  GListModel  *list;
+} SortCtx;
+
+static int
+position_cmp (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  SortCtx *ctx = user_data;
+  g_autoptr(GObject) x = g_list_model_get_item (ctx->list, *(const guint *) a);
+  g_autoptr(GObject) y = g_list_model_get_item (ctx->list, *(const guint *) b);
+
+  return ctx->self->sort_func (x, y, ctx->self->sort_data);
+}
+
+static guint *
+sorted_positions (DynRowModel *self,
+                  GListModel  *list,
+                  guint        n)
+{
+  guint *order = g_new (guint, MAX (n, 1));
+  SortCtx ctx = { self, list };
+
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, n, sizeof (guint), position_cmp, &ctx);
+  return order;
+}
+
+static void
+sort_group (DynRowModel *self,
+            Group       *group)
+{
+  g_clear_pointer (&group->order, g_free);
+  if (self->sort_func != NULL)
+    group->order = sorted_positions (self, G_LIST_MODEL (group->collection), group->n);
+}
+
+static void
+sort_flat (DynRowModel *self)
+{
+  g_clear_pointer (&self->flat_order, g_array_unref);
+  if (self->sort_func != NULL && self->model != NULL)
+    {
+      GListModel *flat = dyn_collection_model_get_flat_model (self->model);
+      guint n = g_list_model_get_n_items (flat);
+
+      g_autofree guint *order = sorted_positions (self, flat, n);
+
+      self->flat_order = g_array_sized_new (FALSE, FALSE, sizeof (guint), n);
+      g_array_append_vals (self->flat_order, order, n);
+    }
+}
+
 static void
 collection_items_changed_cb (GListModel *collection,
                              guint       position,
@@ -126,7 +191,21 @@ collection_items_changed_cb (GListModel *collection,
   guint index = group_index (self, group);
 
   g_return_if_fail (index != G_MAXUINT);
-  group->n = group->n - removed + added;
+  if (self->sort_func != NULL)
+    {
+      guint old = group->n;
+
+      /* Sorted, the changed items can go anywhere in the collection. */
+      group->n = group->n - removed + added;
+      sort_group (self, group);
+      if (!group->expanded)
+        return;
+      position = 0;
+      removed = old;
+      added = group->n;
+    }
+  else
+    group->n = group->n - removed + added;
   if (!group->expanded)
     return;
   validate (self, index + 1);
@@ -148,6 +227,7 @@ group_new (DynRowModel   *self,
   group->expanded = TRUE;
   group->handler = g_signal_connect (collection, "items-changed",
                                      G_CALLBACK (collection_items_changed_cb), group);
+  sort_group (self, group);
   return group;
 }
 
@@ -205,6 +285,16 @@ flat_items_changed_cb (GListModel  *flat,
                        guint        added,
                        DynRowModel *self)
 {
+  if (self->sort_func != NULL)
+    {
+      guint old = self->n_rows;
+
+      sort_flat (self);
+      self->n_rows = self->flat_order->len;
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, old, self->n_rows);
+      notify_n_items (self, old, self->n_rows);
+      return;
+    }
   self->n_rows = self->n_rows - removed + added;
   g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
   notify_n_items (self, removed, added);
@@ -259,7 +349,8 @@ dyn_row_model_peek_row (DynRowModel *self,
   if (!self->grouped)
     {
       GListModel *flat = dyn_collection_model_get_flat_model (self->model);
-      g_autoptr(GObject) item = g_list_model_get_item (flat, position);
+      g_autoptr(GObject) item = g_list_model_get_item (flat, self->flat_order ? g_array_index (self->flat_order, guint, position)
+                                                                              : position);
 
       /* The flat model keeps a reference. */
       return item;
@@ -269,7 +360,8 @@ dyn_row_model_peek_row (DynRowModel *self,
     return NULL;
   if (position == group->offset)
     return group->collection;
-  return dyn_collection_peek_item (group->collection, position - group->offset - 1);
+  position -= group->offset + 1;
+  return dyn_collection_peek_item (group->collection, group->order ? group->order[position] : position);
 }
 
 static gpointer
@@ -347,6 +439,7 @@ dyn_row_model_finalize (GObject *object)
 
   g_ptr_array_unref (self->groups);
   g_hash_table_unref (self->by_collection);
+  g_clear_pointer (&self->flat_order, g_array_unref);
 
   G_OBJECT_CLASS (dyn_row_model_parent_class)->finalize (object);
 }
@@ -575,6 +668,16 @@ dyn_row_model_find_item (DynRowModel   *self,
       if (group == NULL || !group->expanded ||
           !dyn_collection_find (group->collection, item, &position))
         return G_MAXUINT;
+      if (group->order != NULL)
+        {
+          guint k;
+
+          for (k = 0; k < group->n && group->order[k] != position; k++)
+            ;
+          if (k == group->n)
+            return G_MAXUINT;
+          position = k;
+        }
       index = group_index (self, group);
       validate (self, index + 1);
       return group->offset + 1 + position;
@@ -589,8 +692,44 @@ dyn_row_model_find_item (DynRowModel   *self,
           g_autoptr(GObject) row = g_list_model_get_item (flat, position);
 
           if (row == (GObject *) item)
-            return position;
+            break;
         }
-      return G_MAXUINT;
+      if (position == n)
+        return G_MAXUINT;
+      if (self->flat_order != NULL)
+        for (guint k = 0; k < self->flat_order->len; k++)
+          if (g_array_index (self->flat_order, guint, k) == position)
+            return k;
+      return self->flat_order ? G_MAXUINT : position;
     }
+}
+
+/**
+ * dyn_row_model_set_sort_func:
+ * @func: (nullable): compares two DynItemObject; NULL for the model's order
+ *
+ * Orders the items of each collection (grouped) or all items (flat) by
+ * @func, stably, and again whenever the items change; the collections keep
+ * their order. Calling it again sorts again (the order @func gives may have
+ * changed). One items-changed for the whole list.
+ */
+void
+dyn_row_model_set_sort_func (DynRowModel      *self,
+                             GCompareDataFunc  func,
+                             gpointer          user_data)
+{
+  guint old;
+
+  g_return_if_fail (DYN_IS_ROW_MODEL (self));
+
+  self->sort_func = func;
+  self->sort_data = user_data;
+  old = self->n_rows;
+  if (self->grouped)
+    for (guint i = 0; i < self->groups->len; i++)
+      sort_group (self, self->groups->pdata[i]);
+  else
+    sort_flat (self);
+  if (old > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, old, self->n_rows);
 }

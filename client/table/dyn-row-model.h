@@ -46,6 +46,13 @@ void                dyn_row_model_set_expanded   (DynRowModel        *self,
 void                dyn_row_model_set_all_expanded (DynRowModel      *self,
                                                     gboolean          expanded);
 
+/* Orders the items of each collection (grouped), or all of them (flat), by
+ * @func (on two DynItemObject), stably, and again as they change; NULL: the
+ * model's own order. Calling it again sorts again. */
+void                dyn_row_model_set_sort_func  (DynRowModel        *self,
+                                                  GCompareDataFunc    func,
+                                                  gpointer            user_data);
+
 /* The row of @collection's header, or GTK_INVALID_LIST_POSITION
  * (G_MAXUINT) when it is not in the model. */
 guint               dyn_row_model_find_collection (DynRowModel       *self,
