@@ -339,7 +339,9 @@ update_entity (GtkLabel      *entity,
 
   gtk_widget_set_visible (GTK_WIDGET (entity), type != NULL);
   gtk_label_set_label (entity, type ? type : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (entity), type);
+  /* A tooltip only for a label cut short: tooltips on every row make
+   * scrolling slower (GTK looks them up as rows pass under the pointer). */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (entity), type != NULL && g_utf8_strlen (type, -1) > 14 ? type : NULL);
 }
 
 static void
