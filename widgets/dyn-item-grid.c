@@ -140,6 +140,19 @@ row_get_object (GtkListItem *list_item)
   return gtk_list_item_get_item (list_item);
 }
 
+/* Sets a tooltip only when it changes: each gtk_widget_set_tooltip_text()
+ * makes GTK look up the widget under the pointer, which cost a quarter of
+ * every scrolled frame when each bound row did it. */
+static void
+set_tooltip (GtkWidget  *widget,
+             const char *text)
+{
+  const char *now = gtk_widget_get_tooltip_text (widget);
+
+  if (g_strcmp0 (now, text) != 0)
+    gtk_widget_set_tooltip_text (widget, text);
+}
+
 /* The first column: expander, collection title and count, or entity type. */
 
 /* A header's key was clicked: the collection's key is followed as a key
@@ -173,7 +186,7 @@ update_expander (GtkWidget *expander,
                  gboolean   expanded)
 {
   gtk_button_set_icon_name (GTK_BUTTON (expander), expanded ? "pan-down-symbolic" : "pan-end-symbolic");
-  gtk_widget_set_tooltip_text (expander, expanded ? _("Collapse") : _("Expand"));
+  set_tooltip (expander, expanded ? _("Collapse") : _("Expand"));
 }
 
 static void
@@ -273,8 +286,8 @@ update_count (GtkLabel      *count,
   else
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u item", "%u items", n), n);
   gtk_label_set_label (count, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (count),
-                               more ? _("The read has more pages: Load More reads the rest of this collection") : NULL);
+  set_tooltip (GTK_WIDGET (count),
+               more ? _("The read has more pages: Load More reads the rest of this collection") : NULL);
 }
 
 static void
@@ -307,23 +320,23 @@ update_mark (GtkLabel      *mark,
     {
     case DYN_ITEM_STATE_ADDED:
       gtk_label_set_label (mark, "+");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (mark), _("New item, not yet written"));
+      set_tooltip (GTK_WIDGET (mark), _("New item, not yet written"));
       gtk_widget_add_css_class (GTK_WIDGET (mark), "dyn-added");
       break;
     case DYN_ITEM_STATE_CHANGED:
       gtk_label_set_label (mark, "●");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (mark), _("Changed, not yet written"));
+      set_tooltip (GTK_WIDGET (mark), _("Changed, not yet written"));
       gtk_widget_add_css_class (GTK_WIDGET (mark), "dyn-changed");
       break;
     case DYN_ITEM_STATE_DELETED:
       gtk_label_set_label (mark, "−");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (mark), _("Staged for deletion"));
+      set_tooltip (GTK_WIDGET (mark), _("Staged for deletion"));
       gtk_widget_add_css_class (GTK_WIDGET (mark), "dyn-deleted");
       break;
     case DYN_ITEM_STATE_UNCHANGED:
     default:
       gtk_label_set_label (mark, "");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (mark), NULL);
+      set_tooltip (GTK_WIDGET (mark), NULL);
       break;
     }
   gtk_widget_set_visible (GTK_WIDGET (mark), state != DYN_ITEM_STATE_UNCHANGED);
@@ -339,9 +352,8 @@ update_entity (GtkLabel      *entity,
 
   gtk_widget_set_visible (GTK_WIDGET (entity), type != NULL);
   gtk_label_set_label (entity, type ? type : "");
-  /* A tooltip only for a label cut short: tooltips on every row make
-   * scrolling slower (GTK looks them up as rows pass under the pointer). */
-  gtk_widget_set_tooltip_text (GTK_WIDGET (entity), type != NULL && g_utf8_strlen (type, -1) > 14 ? type : NULL);
+  /* A tooltip only for a label cut short. */
+  set_tooltip (GTK_WIDGET (entity), type != NULL && g_utf8_strlen (type, -1) > 14 ? type : NULL);
 }
 
 static void
@@ -407,10 +419,10 @@ item_bind_cb (GtkSignalListItemFactory *factory,
           g_autofree char *cut = g_utf8_substring (text, 0, TOOLTIP_MAX_CHARS);
           g_autofree char *tip = g_strconcat (cut, "…", NULL);
 
-          gtk_widget_set_tooltip_text (GTK_WIDGET (title), tip);
+          set_tooltip (GTK_WIDGET (title), tip);
         }
       else
-        gtk_widget_set_tooltip_text (GTK_WIDGET (title), text);
+        set_tooltip (GTK_WIDGET (title), text);
       gtk_widget_add_css_class (GTK_WIDGET (title), "heading");
       gtk_widget_set_visible (GTK_WIDGET (count), TRUE);
       update_count (count, collection);
@@ -430,7 +442,7 @@ item_bind_cb (GtkSignalListItemFactory *factory,
       /* The keys have their own columns: the Item column shows what they do
        * not, the entity label and the staged state. */
       gtk_inscription_set_text (title, NULL);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (title), NULL);
+      set_tooltip (GTK_WIDGET (title), NULL);
       gtk_widget_set_visible (GTK_WIDGET (link), FALSE);
       gtk_widget_remove_css_class (GTK_WIDGET (title), "heading");
       gtk_widget_set_visible (GTK_WIDGET (count), FALSE);
