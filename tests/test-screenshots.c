@@ -654,9 +654,9 @@ test_builder (Fixture       *fixture,
   dyn_expression_builder_set_snippet_language (builder, DYN_SNIPPET_CLI);
   g_assert_nonnull (strstr (dyn_expression_builder_get_snippet (builder), "aws dynamodb query"));
   wait_frames (GTK_WIDGET (window), 3);
-  /* Scrolled as a user would: the rows, the plan and the checks on the
-   * left, the snippet on the right. */
-  scroll_to (find_label (GTK_WIDGET (builder), "No problems found"), FALSE);
+  /* Scrolled as a user would: the rows and the read options on the left,
+   * the snippet on the right. */
+  scroll_to (find_label (GTK_WIDGET (builder), "Strongly consistent read"), FALSE);
   g_assert_nonnull (find_label (GTK_WIDGET (builder), "Query on table Workspaces"));
   scroll_to (find_label (GTK_WIDGET (builder), "Snippet"), TRUE);
 
