@@ -102,8 +102,11 @@ test_new_destroy (void)
   g_assert_true (dyn_entity_detector_is_candidate ("EntityType"));
   g_assert_true (dyn_entity_detector_is_candidate ("__edb_e__"));
   g_assert_false (dyn_entity_detector_is_candidate ("title"));
-  g_assert_cmpstr (g_enum_to_string (DYN_TYPE_ENTITY_SOURCE, DYN_ENTITY_SOURCE_SORT_KEY), ==,
-                   "DYN_ENTITY_SOURCE_SORT_KEY");
+  {
+    g_autofree char *name = g_enum_to_string (DYN_TYPE_ENTITY_SOURCE, DYN_ENTITY_SOURCE_SORT_KEY);
+
+    g_assert_cmpstr (name, ==, "DYN_ENTITY_SOURCE_SORT_KEY");
+  }
   dyn_entity_detector_free (detector);
 }
 

@@ -440,8 +440,12 @@ dyn_entity_detector_update (DynEntityDetector *self)
       self->separator = separator;
       g_free (self->attribute);
       self->attribute = chosen ? g_strdup (chosen->name) : NULL;
-      g_debug ("entity labels from %s %s %c", g_enum_to_string (DYN_TYPE_ENTITY_SOURCE, source),
-               self->attribute ? self->attribute : "", separator ? separator : ' ');
+      {
+        g_autofree char *name = g_enum_to_string (DYN_TYPE_ENTITY_SOURCE, source);
+
+        g_debug ("entity labels from %s %s %c", name, self->attribute ? self->attribute : "",
+                 separator ? separator : ' ');
+      }
     }
   return changed;
 }

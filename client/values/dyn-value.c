@@ -663,7 +663,8 @@ can_embed (const DynValue *v)
 static gsize
 embedded_size (const DynValue *v)
 {
-  return (DYN_VALUE_TEXT_OFFSET + v->u.str.len + 1 + 3) & ~(gsize) 3;
+  /* A DynValue is 8-byte aligned (its union holds pointers). */
+  return (DYN_VALUE_TEXT_OFFSET + v->u.str.len + 1 + 7) & ~(gsize) 7;
 }
 
 /* Attribute names repeat on every item of a table: short ones are kept once
@@ -729,7 +730,7 @@ _dyn_value_new_map_from (const char       *namebuf,
       if (can_embed (values[i]))
         embed_total += embedded_size (values[i]);
     }
-  embed_at = (n * sizeof (DynMember) + names_total + 3) & ~(gsize) 3;
+  embed_at = (n * sizeof (DynMember) + names_total + 7) & ~(gsize) 7;
 
   self = _dyn_value_alloc (DYN_VALUE_M, embed_at + embed_total, &tail);
   self->u.map.members = tail;
