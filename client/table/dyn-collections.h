@@ -54,8 +54,9 @@ gboolean       dyn_collection_get_more_pending        (DynCollection *self);
  * page. The model itself is a GListModel of DynCollection in order of first
  * appearance (the order the server returned the partitions in);
  * dyn_collection_model_get_flat_model() lists every DynItemObject in arrival
- * order (grouping switched off). Each DynCollection is itself the child model
- * for a GtkTreeListModel (see dyn_collection_model_create_child_model()).
+ * order (grouping switched off). The grid shows both through a DynRowModel
+ * (dyn-row-model.h); each DynCollection can also be the child model of a
+ * GtkTreeListModel (see dyn_collection_model_create_child_model()).
  *
  * Each dyn_collection_model_append_page() emits at most one items-changed on
  * the model (new collections at the end), one on the flat model (the page at
