@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(
   meson ninja-build pkg-config gcc clang gettext
   libglib2.0-dev libglib2.0-bin libjson-glib-dev libcurl4-openssl-dev libsecret-1-dev
-  libgtk-4-dev libadwaita-1-dev libgtksourceview-5-dev
+  libgtk-4-dev libadwaita-1-dev libgtksourceview-5-dev libsqlite3-dev sqlite3
   desktop-file-utils appstream-util
   openjdk-17-jre-headless nodejs
   python3-boto3 python3-botocore awscli

@@ -67,4 +67,20 @@ char        *dyn_snippet_generate                 (DynSnippetLanguage   lang,
                                                    const char          *endpoint,
                                                    const char          *region) G_GNUC_WARN_UNUSED_RESULT;
 
+/**
+ * dyn_snippet_generate_partiql:
+ * @statements: (element-type utf8): one PartiQL statement
+ *   (ExecuteStatement, every page followed by NextToken), or several (one
+ *   ExecuteTransaction)
+ * @parameters: (element-type DynValue) (nullable): per statement, a DynValue
+ *   list of its `?` values, or NULL
+ *
+ * Like dyn_snippet_generate(), for PartiQL.
+ */
+char        *dyn_snippet_generate_partiql         (DynSnippetLanguage   lang,
+                                                   GPtrArray           *statements,
+                                                   GPtrArray           *parameters,
+                                                   const char          *endpoint,
+                                                   const char          *region) G_GNUC_WARN_UNUSED_RESULT;
+
 G_END_DECLS
