@@ -420,9 +420,13 @@ set_not_a_number_error (GError     **error,
                         const char  *text)
 {
   if (dyn_number_validate (text, error))
-    g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
-                 /* Translators: %s is the text, in quotes */
-                 _("invalid number \"%s\": not a decimal number"), text);
+    {
+      g_autofree char *quoted = g_strdup_printf ("\"%s\"", text);
+
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE,
+                   /* Translators: %s is the number as typed, in quotes */
+                   _("invalid number %s: not a decimal number"), quoted);
+    }
 }
 
 static gboolean
