@@ -405,6 +405,43 @@ test_window (void)
   sqlite3_close (db);
 }
 
+/* Every kind of frame (ROWS, RANGE, GROUPS, EXCLUDE …) gives what SQLite's
+ * own functions give, on integers small enough for them. */
+static void
+test_window_frames (void)
+{
+  static const char setup[] =
+    "CREATE TABLE t (k INTEGER PRIMARY KEY, g, v);"
+    "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 80) "
+    "INSERT INTO t SELECT i, i % 3, CASE WHEN i % 7 = 0 THEN NULL ELSE (i * 37) % 23 - 11 END FROM c";
+  static const char * const frames[] = {
+    "ORDER BY k ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING EXCLUDE CURRENT ROW",
+    "PARTITION BY g ORDER BY v RANGE BETWEEN 3 PRECEDING AND 1 FOLLOWING",
+    "ORDER BY v GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE TIES",
+    "ORDER BY k ROWS BETWEEN 5 PRECEDING AND 3 PRECEDING",
+    "ORDER BY k ROWS BETWEEN 1 FOLLOWING AND 4 FOLLOWING EXCLUDE GROUP",
+    "PARTITION BY g ORDER BY k ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING",
+    "ORDER BY v",
+  };
+  sqlite3 *ours = open_db ();
+  sqlite3 *plain = NULL;
+
+  g_assert_cmpint (sqlite3_open (":memory:", &plain), ==, SQLITE_OK);
+  exec (ours, setup);
+  exec (plain, setup);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *sql = g_strdup_printf ("SELECT k, min(v) OVER w, max(v) OVER w, sum(v) OVER w, "
+                                              "CAST(total(v) OVER w AS INTEGER), count(v) OVER w "
+                                              "FROM t WINDOW w AS (%s) ORDER BY k", frames[i]);
+      g_autofree char *expected = query (plain, sql);
+
+      assert_query (ours, sql, expected);
+    }
+  sqlite3_close (plain);
+  sqlite3_close (ours);
+}
+
 /* Comparisons and ORDER BY on N columns of a virtual table */
 
 /* A virtual table of one column "price" declared as its first argument says
@@ -864,6 +901,7 @@ main (int   argc,
   g_test_add_func ("/sql-decimal/aggregates", test_aggregates);
   g_test_add_func ("/sql-decimal/min-max", test_min_max);
   g_test_add_func ("/sql-decimal/window", test_window);
+  g_test_add_func ("/sql-decimal/window-frames", test_window_frames);
   g_test_add_func ("/sql-decimal/vtab-text", test_vtab_text);
   g_test_add_func ("/sql-decimal/vtab-arrangements", test_vtab_arrangements);
   g_test_add_func ("/sql-decimal/big-sum", test_big_sum);
