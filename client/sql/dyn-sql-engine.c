@@ -1495,7 +1495,7 @@ row_map_init (DynSqlRun    *run,
         {
           DynSqlColumn *col = src->columns->pdata[c];
           if (strcmp (col->name, origin) == 0)
-            map->numeric[i] = col->decimal || (col->is_key && col->key_type == DYN_VALUE_N);
+            map->numeric[i] = col->decimal || col->numeric;
         }
       if (map->source == NULL)
         {

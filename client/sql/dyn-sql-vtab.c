@@ -156,18 +156,17 @@ dyn_sql_source_schema (DynSqlSource *self)
       g_autofree char *q = dyn_sql_quote_identifier (c->name);
 
       g_string_append_printf (s, "%s ", q);
-      /* Exact numbers: whole numbers are INTEGERs (NUMERIC), a column with
-       * decimals holds every N as exact text ordered by the DECIMAL
-       * collation; keys of type S are TEXT so that a number written
-       * for one compares as text, like DynamoDB would refuse it. */
-      if (c->decimal)
+      /* Exact numbers (measured in tests/test-sql-decimal.c): TEXT
+       * affinity turns the other side of a comparison into text, which the
+       * DECIMAL collation compares by value. Whole numbers that fit 64 bits
+       * are INTEGERs, unless the column holds other numbers too: then every
+       * N is its exact text, so that ORDER BY (storage class first) is exact. */
+      if (c->decimal || c->numeric)
         g_string_append (s, "TEXT COLLATE DECIMAL");
       else if (c->is_key && c->key_type == DYN_VALUE_S)
         g_string_append (s, "TEXT");
       else if (c->is_key && c->key_type == DYN_VALUE_B)
         g_string_append (s, "BLOB");
-      else if (c->numeric)
-        g_string_append (s, "NUMERIC");
       g_string_append (s, ", ");
     }
   g_string_append (s, "item HIDDEN)");
