@@ -105,6 +105,7 @@ struct _DynSqlRun
   gint64            last_flush;
   DynSqlResult     *result;
   DynSqlPlan       *plan;
+  GError           *error;         /* the first read that failed, as it failed */
 };
 
 static void run_pump (DynSqlRun *run);
@@ -234,6 +235,7 @@ run_unref (DynSqlRun *run)
   g_clear_pointer (&run->batch_rows, g_ptr_array_unref);
   g_clear_pointer (&run->result, dyn_sql_result_free);
   g_clear_pointer (&run->plan, dyn_sql_plan_unref);
+  g_clear_error (&run->error);
   g_mutex_clear (&run->lock);
   g_cond_clear (&run->cond);
   g_free (run);
@@ -811,6 +813,16 @@ dyn_sql_run_read (DynSqlRun       *run,
   return job;
 }
 
+void
+dyn_sql_run_set_error (DynSqlRun    *run,
+                       const GError *error)
+{
+  g_mutex_lock (&run->lock);
+  if (run->error == NULL)
+    run->error = g_error_copy (error);
+  g_mutex_unlock (&run->lock);
+}
+
 DynValue *
 dyn_sql_job_get_item (DynSqlJob  *job,
                       guint       i,
@@ -1379,7 +1391,7 @@ open_db (DynSqlRun  *run,
   if (sqlite3_open_v2 (":memory:", &run->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
     {
       g_mutex_unlock (&run->lock);
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "SQLite: %s", sqlite3_errmsg (run->db));
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, _("SQL error: %s"), sqlite3_errmsg (run->db));
       return FALSE;
     }
   g_mutex_unlock (&run->lock);
@@ -1626,7 +1638,11 @@ execute (DynSqlRun     *run,
         {
           if (g_cancellable_is_cancelled (run->cancellable))
             break;
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s", sqlite3_errmsg (run->db));
+          /* A failed read keeps its domain and details (DynamoDB's code). */
+          if (run->error)
+            g_propagate_error (error, g_error_copy (run->error));
+          else
+            g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT, "%s", sqlite3_errmsg (run->db));
           ok = FALSE;
           break;
         }

@@ -136,6 +136,8 @@ DynSqlJob     *dyn_sql_run_read         (DynSqlRun *run, DynSqlSource *source,
                                          DynSqlAccessOp op, GPtrArray *partition,
                                          GPtrArray *sort_conds, GPtrArray *filters,
                                          gboolean forward, DynValue *key, GError **error);
+/* Remembers the first read that failed (the statement fails with it). */
+void           dyn_sql_run_set_error    (DynSqlRun *run, const GError *error);
 /* Item @i of @job, waiting for it to arrive; NULL at the end (or on error,
  * with @error set). Borrowed. */
 DynValue      *dyn_sql_job_get_item     (DynSqlJob *job, guint i, GError **error);

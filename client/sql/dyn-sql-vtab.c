@@ -786,6 +786,7 @@ static int
 set_error (DynCursor *cur,
            GError    *error)
 {
+  dyn_sql_run_set_error (((DynVtab *) cur->base.pVtab)->data->run, error);
   sqlite3_free (cur->base.pVtab->zErrMsg);
   cur->base.pVtab->zErrMsg = sqlite3_mprintf ("%s", error->message);
   return SQLITE_ERROR;
