@@ -43,7 +43,7 @@ measure() { # name command...
 }
 cli sql "$sql" > /dev/null   # warm the server
 {
-  measure dynoscope cli --stats sql "$sql"
+  measure dynoscope "$build/app/dynoscope-cli" --endpoint "$ep" --stats sql "$sql"
   measure boto3 /usr/bin/python3 "$here/bench/sql_join_boto3.py" "$ep" Links Workspaces
 } > "$tmp/results"
 grep -h requests "$tmp/dynoscope.err" | sed 's/^/dynoscope-cli: /'
