@@ -54,8 +54,8 @@ workspace_items (void)
         g_ptr_array_add (items, dyn_test_itemf ("{\"EntityRef\":{\"S\":\"WS#%u\"},"
                                                 "\"Detail\":{\"S\":\"PROJ#2025-%02u-01#p%u\"},"
                                                 "\"title\":{\"S\":\"Project %u.%u\"},\"Status\":{\"S\":\"%s\"},"
-                                                "\"budget\":{\"N\":\"%s\"}}",
-                                                w, p + 1, p, w, p, p % 3 ? "active" : "draft",
+                                                "\"parent\":{\"S\":\"WS#%u\"},\"budget\":{\"N\":\"%s\"}}",
+                                                w, p + 1, p, w, p, p % 3 ? "active" : "draft", w % 4 + 1,
                                                 budgets[b++ % G_N_ELEMENTS (budgets)]));
     }
   /* Enrolments: each student's collection holds a row per course. */
@@ -607,7 +607,7 @@ test_self_join (void)
 {
   g_autoptr(DynSqlEngine) engine = NULL;
   g_autoptr(DynSqlResult) res = NULL;
-  guint requests;
+  guint requests, q, g, b, s;
 
   if (!world_setup ())
     return;
@@ -618,6 +618,17 @@ test_self_join (void)
   dyn_sql_result_get_totals (res, &requests, NULL, NULL);
   g_assert_cmpuint (requests, ==, 1);
   g_assert_cmpuint (dyn_sql_result_get_rows (res)->len, ==, 5);
+  g_clear_pointer (&res, dyn_sql_result_free);
+
+  /* A join of one collection to another partition's META row reads that
+   * row alone: the collection once, then one GetItem. */
+  res = check_oracle (engine, "SELECT p.title, o.name FROM @W p JOIN @W o ON o.EntityRef = p.parent "
+                      "AND o.Detail = 'META' WHERE p.EntityRef = 'WS#1' AND p.Detail LIKE 'PROJ#%'", FALSE);
+  totals (res, &q, &g, &b, &s);
+  g_assert_cmpuint (q, ==, 1);
+  g_assert_cmpuint (g, ==, 1);
+  g_assert_cmpuint (b + s, ==, 0);
+  g_assert_cmpuint (dyn_sql_result_get_rows (res)->len, ==, 3);
 }
 
 /* A Scan is refused before any request, naming the table and the key;

@@ -90,6 +90,7 @@ struct _DynSqlRun
   GPtrArray        *accesses;      /* DynSqlAccess* by id */
   GHashTable       *collections;   /* source␟partition → set of shapes */
   GHashTable       *collection_sources;  /* sources read twice by partition: whole collections */
+  GHashTable       *whole;         /* source␟partition read whole */
   GHashTable       *cache;         /* cache key → DynSqlJob* */
   GPtrArray        *pending;       /* jobs not yet queued */
   GQueue            queue;         /* jobs to start on the caller's context */
@@ -226,6 +227,7 @@ run_unref (DynSqlRun *run)
   g_ptr_array_unref (run->accesses);
   g_hash_table_unref (run->collections);
   g_hash_table_unref (run->collection_sources);
+  g_hash_table_unref (run->whole);
   g_hash_table_unref (run->cache);
   g_ptr_array_unref (run->pending);
   g_queue_clear (&run->queue);
@@ -273,6 +275,7 @@ run_new (DynSqlEngine *engine,
   run->accesses = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_sql_access_free);
   run->collections = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_hash_table_unref);
   run->collection_sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  run->whole = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   run->cache = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) job_free);
   run->pending = g_ptr_array_new ();
   g_queue_init (&run->queue);
@@ -322,13 +325,26 @@ dyn_sql_run_note_collection (DynSqlRun    *run,
 gboolean
 dyn_sql_run_is_collection (DynSqlRun    *run,
                            DynSqlSource *source,
-                           const char   *partition)
+                           const char   *partition,
+                           gboolean      constant)
 {
   g_autofree char *key = g_strdup_printf ("%s\x1f%s", source->name, partition);
   GHashTable *shapes = g_hash_table_lookup (run->collections, key);
 
-  return (shapes != NULL && g_hash_table_size (shapes) > 1) ||
-         g_hash_table_contains (run->collection_sources, source->name);
+  if (shapes != NULL && g_hash_table_size (shapes) > 1)
+    return TRUE;
+  if (!g_hash_table_contains (run->collection_sources, source->name))
+    return FALSE;
+  /* A source read twice by partition: the statement's own partitions are
+   * read whole; a joined side reads a partition whole only when that one
+   * was read whole already (the self-join), else as it asks (a join to
+   * other partitions stays a BatchGetItem or a narrow Query). */
+  if (constant)
+    {
+      g_hash_table_add (run->whole, g_steal_pointer (&key));
+      return TRUE;
+    }
+  return g_hash_table_contains (run->whole, key);
 }
 
 static DynSqlSourceStats *

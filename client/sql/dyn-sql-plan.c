@@ -356,16 +356,44 @@ dyn_sql_plan_add_access (DynSqlPlan   *plan,
 
   if (op == DYN_SQL_ACCESS_GET || op == DYN_SQL_ACCESS_BATCH_GET)
     {
-      g_autoptr(GString) kc = g_string_new (NULL);
-      for (guint i = 0; i < dyn_key_schema_get_n_attributes (keys); i++)
+      /* The key as a condition ("#er = :er AND #d = :d"), and the request
+       * with the key's known values (placeholders for the others). */
+      g_autoptr(GPtrArray) eq = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_sql_sort_cond_free);
+      g_autoptr(JsonNode) shape = NULL;
+      JsonObject *obj = json_object_new ();
+      JsonObject *key = json_object_new ();
+
+      for (guint i = 0; i < access->args->len; i++)
         {
-          const char *name = dyn_key_schema_get_attribute (keys, i, NULL);
-          g_autofree char *q = dyn_sql_quote_identifier (name);
-          g_string_append_printf (kc, "%s%s = …", i ? " AND " : "", name);
+          DynSqlArg *a = &g_array_index (access->args, DynSqlArg, i);
+          const char *name;
+
+          if (a->role == DYN_SQL_ARG_SORT)
+            {
+              DynSqlSortCond *c = g_new0 (DynSqlSortCond, 1);
+              c->attr = a->attr;
+              c->value = a->value && !a->in ? dyn_value_ref (a->value) : NULL;
+              g_ptr_array_add (eq, c);
+            }
+          else if (a->role == DYN_SQL_ARG_PARTITION && a->in)
+            partition->pdata[a->attr] = NULL;
+          name = a->role == DYN_SQL_ARG_PARTITION ? dyn_key_schema_get_partition_key (keys, a->attr, NULL)
+                                                  : dyn_key_schema_get_sort_key (keys, a->attr, NULL);
+          if (a->value && !a->in)
+            json_object_set_member (key, name, dyn_value_to_ddb_json (a->value));
+          else
+            {
+              g_autofree char *ph = g_strdup_printf (":%s_outer", name);
+              json_object_set_string_member (key, name, ph);
+            }
         }
-      step.key_condition = g_strdup (kc->str);
-      step.request = dyn_sql_build_request (access->source, DYN_SQL_ACCESS_SCAN, NULL, NULL, NULL, TRUE,
-                                            NULL, NULL, NULL);
+      shape = dyn_sql_build_request (access->source, DYN_SQL_ACCESS_QUERY, partition, eq, NULL, TRUE,
+                                     &step.key_condition, NULL, NULL);
+      json_object_set_string_member (obj, "TableName", access->source->table);
+      json_object_set_object_member (obj, "Key", key);
+      json_object_set_string_member (obj, "ReturnConsumedCapacity", "TOTAL");
+      step.request = json_node_init_object (json_node_alloc (), obj);
+      json_object_unref (obj);
       /* Several keys of one call: BatchGetItem whether they come from an
        * IN list or from a join. */
       if (joined != NULL)

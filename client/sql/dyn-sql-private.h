@@ -124,8 +124,11 @@ DynSqlAccess  *dyn_sql_run_get_access   (DynSqlRun *run, guint id);
  * of one item collection with different sort conditions share one Query. */
 void           dyn_sql_run_note_collection (DynSqlRun *run, DynSqlSource *source,
                                             const char *partition, const char *shape);
+/* Whether a read of @partition with a sort condition reads the whole
+ * collection instead (and filters here). @constant: the partition value is
+ * the statement's own, not another source's. */
 gboolean       dyn_sql_run_is_collection   (DynSqlRun *run, DynSqlSource *source,
-                                            const char *partition);
+                                            const char *partition, gboolean constant);
 
 /* A read the cursor iterates: a cached job of the run. */
 typedef struct _DynSqlJob DynSqlJob;

@@ -938,8 +938,11 @@ add_job (DynCursor *cur,
 static gboolean
 is_collection (DynSqlRun    *run,
                DynSqlSource *src,
-               GPtrArray    *combo)
+               GPtrArray    *combo,
+               DynSqlAccess *access)
 {
+  gboolean constant = TRUE;
+
   g_autoptr(GString) pkey = g_string_new (NULL);
 
   for (guint k = 0; k < combo->len; k++)
@@ -947,7 +950,13 @@ is_collection (DynSqlRun    *run,
       g_autofree char *j = dyn_value_to_ddb_json_string (combo->pdata[k]);
       g_string_append_printf (pkey, "%s\x1f", j);
     }
-  return dyn_sql_run_is_collection (run, src, pkey->str);
+  for (guint i = 0; i < access->args->len; i++)
+    {
+      DynSqlArg *a = &g_array_index (access->args, DynSqlArg, i);
+      if (a->role == DYN_SQL_ARG_PARTITION && !a->constant)
+        constant = FALSE;
+    }
+  return dyn_sql_run_is_collection (run, src, pkey->str, constant);
 }
 
 static int
@@ -1115,7 +1124,7 @@ vtab_filter (sqlite3_vtab_cursor  *base,
               dyn_value_map_set (key, dyn_key_schema_get_partition_key (keys, k, NULL), combo->pdata[k]);
             if (sorts)
               dyn_value_map_set (key, dyn_key_schema_get_sort_key (keys, 0, NULL), sorts->pdata[s]);
-            if (sorts && is_collection (run, src, combo))
+            if (sorts && is_collection (run, src, combo, access))
               {
                 /* One Query of the collection serves every key of it. */
                 GPtrArray *local = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_sql_sort_cond_free);
@@ -1143,7 +1152,7 @@ vtab_filter (sqlite3_vtab_cursor  *base,
           GPtrArray *combo = combos->pdata[c];
           DynSqlJob *job;
 
-          if (sort_conds->len > 0 && is_collection (run, src, combo))
+          if (sort_conds->len > 0 && is_collection (run, src, combo, access))
             {
               /* One read of the whole collection, the sort condition here. */
               GPtrArray *local = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_sql_sort_cond_free);
