@@ -367,7 +367,10 @@ oracle_lines (const char *sql)
           const char *origin = sqlite3_column_origin_name (stmt, i);
           g_autofree char *key = g_strdup_printf ("%s\x1f%s", table ? table : "", origin ? origin : "");
           gboolean numeric = g_hash_table_contains (world.numeric, key);
-          g_ptr_array_add (row->cells, dyn_sql_value_to_dyn (sqlite3_column_value (stmt, i), numeric));
+          sqlite3_value *v = sqlite3_column_value (stmt, i);
+
+          numeric = numeric || sqlite3_value_subtype (v) == DYN_SQL_DECIMAL_SUBTYPE;
+          g_ptr_array_add (row->cells, dyn_sql_value_to_dyn (v, numeric));
         }
       g_ptr_array_add (lines, dyn_sql_row_to_json_line ((const char * const *) columns->pdata, row));
     }

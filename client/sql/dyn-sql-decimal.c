@@ -684,10 +684,10 @@ static const FuncInfo funcs[] = {
 
 /* The shortest text that reads back as @x (REAL arguments: what a user
  * typed as 0.1 is 0.1, not 0.1000000000000000055511151231257827). */
-static void
-double_to_text (double  x,
-                char   *buf,
-                gsize   size)
+void
+dyn_decimal_from_double (double  x,
+                         char   *buf,
+                         gsize   size)
 {
   for (int p = 1; p <= 17; p++)
     {
@@ -723,7 +723,37 @@ result_dec (sqlite3_context *ctx,
       return;
     }
   text = dec_to_string (d);
+  /* A result a double holds exactly as written (its shortest text is the
+   * exact result: 6.4, 0.125) is a REAL, so that SQLite orders and compares
+   * it with INTEGERs by value (ORDER BY AVG(x)); the engine shows a REAL by
+   * its shortest text, so nothing changes on the way out. Any other result
+   * stays exact text, marked as a number. */
+  {
+    double x = g_ascii_strtod (text, NULL);
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    Dec back = { 0 };
+
+    if (isfinite (x))
+      {
+        dyn_decimal_from_double (x, buf, sizeof buf);
+        if (dec_parse (&back, buf, NULL))
+          {
+            g_autofree char *again = dec_to_string (&back);
+
+            dec_clear (&back);
+            if (strcmp (again, text) == 0)
+              {
+                g_free (text);
+                sqlite3_result_double (ctx, x);
+                return;
+              }
+          }
+        dec_clear (&back);
+      }
+  }
   sqlite3_result_text64 (ctx, text, strlen (text), g_free, SQLITE_UTF8);
+  /* Marks the text as a number, for the rows the engine hands out. */
+  sqlite3_result_subtype (ctx, DYN_SQL_DECIMAL_SUBTYPE);
 }
 
 /* A value as an exact number; FALSE with an error set on @ctx when it is
@@ -755,7 +785,7 @@ value_to_dec (sqlite3_context *ctx,
             result_error (ctx, message);
             return FALSE;
           }
-        double_to_text (x, buf, sizeof buf);
+        dyn_decimal_from_double (x, buf, sizeof buf);
         view_parse (buf, strlen (buf), &v);
         dec_from_view (d, &v);
         return TRUE;
@@ -960,7 +990,7 @@ key_init (Key           *k,
           k->inf = x > 0 ? 1 : -1;
         else
           {
-            double_to_text (x, k->buf, sizeof k->buf);
+            dyn_decimal_from_double (x, k->buf, sizeof k->buf);
             view_parse (k->buf, strlen (k->buf), &k->num);
           }
       }
@@ -1047,6 +1077,24 @@ candidate_free (gpointer data)
   g_free (c);
 }
 
+/* MIN and MAX return the winner as it came; numeric text (which they
+ * ordered as a number) is marked as a number for the rows the engine hands
+ * out, like the sums. */
+static void
+result_minmax (sqlite3_context *ctx,
+               sqlite3_value   *value)
+{
+  Key k;
+
+  sqlite3_result_value (ctx, value);
+  if (sqlite3_value_type (value) == SQLITE_TEXT)
+    {
+      key_init (&k, value);
+      if (k.cls == CLASS_NUMBER)
+        sqlite3_result_subtype (ctx, DYN_SQL_DECIMAL_SUBTYPE);
+    }
+}
+
 static void
 minmax_step_cb (sqlite3_context  *ctx,
                 int               argc,
@@ -1106,7 +1154,7 @@ minmax_value_cb (sqlite3_context *ctx)
   Candidate *front = st != NULL && st->queue != NULL ? g_queue_peek_head (st->queue) : NULL;
 
   if (front != NULL)
-    sqlite3_result_value (ctx, front->value);
+    result_minmax (ctx, front->value);
   else
     sqlite3_result_null (ctx);
 }
@@ -1150,7 +1198,7 @@ minmax_scalar_cb (sqlite3_context  *ctx,
       if (i > 0 && value_compare (argv[best], argv[i]) * worse > 0)
         best = i;
     }
-  sqlite3_result_value (ctx, argv[best]);
+  result_minmax (ctx, argv[best]);
 }
 
 static void

@@ -58,6 +58,13 @@
 
 G_BEGIN_DECLS
 
+/* The subtype of exact decimal text a decimal aggregate returns (SUM, AVG,
+ * TOTAL beyond 64 bits), so that a result row shows it as a number. SQLite
+ * keeps subtypes from a function to the row; a sort (ORDER BY on the
+ * output, a GROUP BY sorter) drops them, which is why the engine also
+ * knows the columns that are aggregates (see dyn-sql-engine.c). */
+#define DYN_SQL_DECIMAL_SUBTYPE 'N'
+
 /* Exact arithmetic on decimal text ("-12.5", "1E+40"); NULL with @error on
  * text that is not a number. The result is normalised (no exponent when
  * it has at most 40 digits, no trailing fraction zeros). */
@@ -67,6 +74,9 @@ char     *dyn_decimal_divide_int (const char *a, gint64 n, guint scale, GError *
 /* The number as SQLite should hold it: TRUE and *@out set when it fits a
  * 64-bit integer exactly. */
 gboolean  dyn_decimal_to_int64  (const char *text, gint64 *out);
+/* The shortest text that reads back as @x ("0.1", not 0.1000000000000000055…),
+ * into @buf of at least G_ASCII_DTOSTR_BUF_SIZE bytes. */
+void      dyn_decimal_from_double (double x, char *buf, gsize size);
 
 /**
  * dyn_sql_decimal_register:

@@ -1591,7 +1591,8 @@ make_row (DynSqlRun    *run,
       if (sqlite3_value_type (v) == SQLITE_TEXT && sqlite3_value_subtype (v) == 'J')
         cell = dyn_json_decode_plain ((const char *) sqlite3_value_text (v), sqlite3_value_bytes (v), NULL);
       if (cell == NULL)
-        cell = dyn_sql_value_to_dyn (v, map->numeric[i]);
+        cell = dyn_sql_value_to_dyn (v, map->numeric[i] ||
+                                        sqlite3_value_subtype (v) == DYN_SQL_DECIMAL_SUBTYPE);
       g_ptr_array_add (row->cells, cell);
     }
   if (map->source)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dyn-sql-private.h"
+#include "dyn-sql-decimal.h"
 #include "dyn-json.h"
 
 /* Numbers ----------------------------------------------------------------- */
@@ -114,7 +115,7 @@ dyn_sql_value_to_dyn (sqlite3_value *value,
         char buf[G_ASCII_DTOSTR_BUF_SIZE];
         DynValue *v;
 
-        g_ascii_dtostr (buf, sizeof buf, sqlite3_value_double (value));
+        dyn_decimal_from_double (sqlite3_value_double (value), buf, sizeof buf);
         v = dyn_value_new_number (buf, NULL);
         return v ? v : dyn_value_new_string (buf);
       }
