@@ -34,6 +34,11 @@
  *                           grouped by year, no entity labels
  *   shop.png                an EntityType attribute (Shop): its values label
  *                           the rows
+ *   sql-workbench.png       the SQL Workbench: the course roster through GSI1
+ *                           joined to each student's profile, its plan and
+ *                           rows, a row's item in the detail pane
+ *   sql-workbench-dark.png  the workspace with its projects newest-first, one
+ *                           Query, dark style
  *
  * Each is rendered into the build directory (tests/screenshots/), or into
  * $DYN_SCREENSHOT_DIR when set (`meson compile -C _build screenshots` sets it
@@ -1107,6 +1112,78 @@ test_shop (Fixture       *fixture,
   g_assert_cmpfloat (picture.brightness, >, 0.5);
 }
 
+/* The SQL Workbench page with @sql explained and run. */
+static void
+run_sql (Fixture    *fixture,
+         const char *sql)
+{
+  DynSqlWorkbench *workbench = dyn_window_get_sql_workbench (fixture->window);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.show-view", "s", "sql"));
+  show_sidebar (fixture, FALSE);
+  dyn_sql_workbench_set_text (workbench, sql);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (workbench), "sql.run", NULL));
+  dyn_test_wait_idle (fixture->window);
+  g_assert_null (dyn_sql_workbench_get_error_text (workbench));
+  g_assert_cmpuint (dyn_sql_workbench_get_n_rows (workbench), >, 0);
+  wait_frames (GTK_WIDGET (fixture->window), 3);
+}
+
+/* sql-workbench.png: a join through an index: the course's roster (GSI1)
+ * and each student's profile (1 Query + 1 BatchGetItem); the plan's two
+ * steps, the rows, a row's item in the detail pane when it maps to one. */
+static void
+test_sql_workbench (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  DynSqlWorkbench *workbench;
+  g_autofree char *plan = NULL;
+
+  if (fixture->window == NULL)
+    return;
+  workbench = dyn_window_get_sql_workbench (fixture->window);
+  run_sql (fixture,
+           "SELECT e.GSI1SK AS Student, s.Name, s.Year, e.Grade, e.EnrolledOn\n"
+           "FROM \"School.GSI1\" e\n"
+           "JOIN School s ON s.PK = e.GSI1SK AND s.SK = 'PROFILE'\n"
+           "WHERE e.GSI1PK = 'CRS#math204'\n"
+           "ORDER BY e.GSI1SK");
+  plan = dyn_sql_workbench_dup_plan_text (workbench);
+  g_test_message ("plan: %s", plan);
+  g_assert_nonnull (strstr (plan, "1. Query School.GSI1"));
+  g_assert_nonnull (strstr (plan, "2. "));
+  g_assert_cmpuint (dyn_sql_workbench_get_n_rows (workbench), ==, 3);
+  g_test_message ("status: %s", dyn_sql_workbench_get_status_text (workbench));
+  /* A row showing the profile's key opens it. */
+  if (dyn_sql_workbench_get_row (workbench, 0)->item != NULL)
+    g_assert_true (dyn_sql_workbench_open_row (workbench, 0));
+  save_picture (GTK_WINDOW (fixture->window), "sql-workbench.png");
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (dyn_sql_workbench_get_column_view (workbench))));
+}
+
+/* sql-workbench-dark.png: the seeds' read as SQL, dark. */
+static void
+test_sql_workbench_dark (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  DynSqlWorkbench *workbench;
+  Picture picture;
+
+  if (fixture->window == NULL)
+    return;
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  workbench = dyn_window_get_sql_workbench (fixture->window);
+  run_sql (fixture,
+           "SELECT Detail, Name, Status, Budget, Tags\n"
+           "FROM Workspaces\n"
+           "WHERE EntityRef = 'WS#acme' AND Detail LIKE 'PROJ#%'\n"
+           "ORDER BY Detail DESC");
+  g_assert_nonnull (strstr (dyn_sql_workbench_get_status_text (workbench), "1 request"));
+  picture = save_picture (GTK_WINDOW (fixture->window), "sql-workbench-dark.png");
+  g_assert_cmpfloat (picture.brightness, <, 0.4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1153,6 +1230,8 @@ main (int   argc,
   ADD ("products", normal_size, test_products);
   ADD ("movies", normal_size, test_movies);
   ADD ("shop", normal_size, test_shop);
+  ADD ("sql-workbench", normal_size, test_sql_workbench);
+  ADD ("sql-workbench-dark", normal_size, test_sql_workbench_dark);
 #undef ADD
 
   status = g_test_run ();
