@@ -362,6 +362,22 @@ column_index (Fixture    *fixture,
   return -1;
 }
 
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* Screenshots into the build directory. */
 static void
 screenshot (Fixture    *fixture,
@@ -537,25 +553,8 @@ test_refused_scan (Fixture       *fixture,
 
   /* The switch, as a user turns it. */
   {
-    GtkWidget *widget = GTK_WIDGET (fixture->workbench);
-    GtkSwitch *scan_switch = NULL;
+    GtkSwitch *scan_switch = GTK_SWITCH (find_widget (GTK_WIDGET (fixture->workbench), GTK_TYPE_SWITCH));
 
-    for (GtkWidget *w = gtk_widget_get_first_child (widget); w != NULL && scan_switch == NULL;)
-      {
-        if (GTK_IS_SWITCH (w))
-          scan_switch = GTK_SWITCH (w);
-        else if (gtk_widget_get_first_child (w) != NULL)
-          {
-            w = gtk_widget_get_first_child (w);
-            continue;
-          }
-        while (w != NULL && gtk_widget_get_next_sibling (w) == NULL)
-          w = w == widget ? NULL : gtk_widget_get_parent (w);
-        if (w != NULL && w != widget)
-          w = gtk_widget_get_next_sibling (w);
-        else
-          w = NULL;
-      }
     g_assert_nonnull (scan_switch);
     g_assert_true (gtk_widget_is_visible (GTK_WIDGET (scan_switch)));
     g_assert_false (gtk_switch_get_active (scan_switch));
