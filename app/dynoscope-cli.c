@@ -16,6 +16,7 @@
 #include "dyn-pager.h"
 #include "dyn-read-request.h"
 #include "dyn-snippet.h"
+#include "dyn-sql.h"
 #include "dyn-table.h"
 
 /* Options ----------------------------------------------------------------- */
@@ -53,6 +54,9 @@ typedef struct
   gboolean     desc;
   gboolean     consistent;
   gboolean     dry_run;
+  gboolean     explain;
+  gboolean     allow_scan;
+  GStrv        sql_columns;
 
   /* Positional arguments after the command. */
   GPtrArray   *args;
@@ -86,6 +90,7 @@ options_clear (Options *o)
   g_free (o->version_attribute);
   g_clear_pointer (&o->gsis, g_ptr_array_unref);
   g_clear_pointer (&o->args, g_ptr_array_unref);
+  g_strfreev (o->sql_columns);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
@@ -134,6 +139,9 @@ static const char usage[] =
   "  delete TABLE --key JSON [--condition E]\n"
   "  batch-write TABLE                        items as JSON lines on standard input\n"
   "  partiql STATEMENT\n"
+  "  sql [--explain] [--allow-scan] STATEMENT  a SELECT over tables and indexes (\"Table.Index\"),\n"
+  "                                           one plain-JSON object per row; --explain prints\n"
+  "                                           the DynamoDB calls it would make, sending none\n"
   "  apply TABLE [--dry-run] [--version-attribute NAME]\n"
   "                                           guarded changes, JSON lines {\"before\": ITEM|null,\n"
   "                                           \"after\": ITEM|null} on standard input; with a\n"
@@ -198,6 +206,8 @@ parse_args (Options  *o,
       FLAG ("--consistent", consistent);
       FLAG ("--insecure", insecure);
       FLAG ("--dry-run", dry_run);
+      FLAG ("--explain", explain);
+      FLAG ("--allow-scan", allow_scan);
 #undef FLAG
       if (strcmp (name, "--help") == 0)
         {
@@ -918,6 +928,73 @@ cmd_snippet (Options  *o,
   return TRUE;
 }
 
+/* sql: rows as they arrive, one plain-JSON object a line. */
+static void
+print_rows_cb (GPtrArray *rows,
+               gpointer   user_data)
+{
+  Options *o = user_data;
+  for (guint i = 0; i < rows->len; i++)
+    {
+      g_autofree char *line = dyn_sql_row_to_json_line ((const char * const *) o->sql_columns, rows->pdata[i]);
+      puts (line);
+      o->printed++;
+    }
+  g_ptr_array_set_size (rows, 0);
+}
+
+static gboolean
+cmd_sql (Options    *o,
+         DynClient  *client,
+         GError    **error)
+{
+  g_autoptr(DynSqlEngine) engine = dyn_sql_engine_new (client);
+  g_autoptr(GAsyncResult) result = NULL;
+
+  if (o->args->len < 2)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "sql needs a statement");
+      return FALSE;
+    }
+  dyn_sql_engine_set_allow_scan (engine, o->allow_scan);
+  if (o->segments > 1)
+    dyn_sql_engine_set_segments (engine, o->segments);
+
+  /* The plan first: it names the columns, and --explain stops there. */
+  {
+    g_autoptr(DynSqlPlan) plan = NULL;
+    g_autoptr(GAsyncResult) explained = NULL;
+
+    dyn_sql_engine_explain_async (engine, o->args->pdata[1], NULL, store_result_cb, &explained);
+    plan = dyn_sql_engine_explain_finish (engine, wait_for (&explained), error);
+    if (plan == NULL)
+      return FALSE;
+    if (o->explain)
+      {
+        g_autofree char *text = dyn_sql_plan_to_text (plan);
+        fputs (text, stdout);
+        return TRUE;
+      }
+    o->sql_columns = g_strdupv ((char **) dyn_sql_plan_get_columns (plan));
+  }
+
+  {
+    g_autoptr(DynSqlResult) res = NULL;
+    guint requests, pages;
+    double units;
+
+    dyn_sql_engine_run_async (engine, o->args->pdata[1], print_rows_cb, o, NULL, store_result_cb, &result);
+    res = dyn_sql_engine_run_finish (engine, wait_for (&result), error);
+    if (res == NULL)
+      return FALSE;
+    dyn_sql_result_get_totals (res, &requests, &pages, &units);
+    o->totals.requests += requests;
+    o->totals.pages += pages;
+    o->totals.read_units += units;
+  }
+  return TRUE;
+}
+
 static void
 print_error (const GError *error)
 {
@@ -1019,6 +1096,8 @@ main (int    argc,
                         o.dry_run, o.plain, &o.totals, &error);
   else if (strcmp (command, "plan") == 0)
     ok = cmd_plan (&o, client, &error);
+  else if (strcmp (command, "sql") == 0)
+    ok = cmd_sql (&o, client, &error);
   else
     g_set_error (&error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION,
                  "Unknown command “%s” (see --help)", command);
