@@ -159,10 +159,35 @@ show_view_action (GtkWidget  *widget,
     gtk_stack_set_visible_child_name (self->view_stack, name);
 }
 
+/* win.open-in-sql: a statement into the SQL Workbench's editor, its page
+ * shown, the editor focused; nothing runs. The PartiQL editor offers it
+ * for statements DynamoDB's PartiQL refuses (JOIN, GROUP BY, …). */
+static void
+open_in_sql_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  GtkSourceView *view;
+  GtkTextBuffer *buffer;
+  GtkTextIter start;
+
+  if (self->sql_workbench == NULL)
+    return;
+  dyn_sql_workbench_set_text (self->sql_workbench, g_variant_get_string (parameter, NULL));
+  gtk_stack_set_visible_child_name (self->view_stack, "sql");
+  view = dyn_sql_workbench_get_source_view (self->sql_workbench);
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  gtk_text_buffer_place_cursor (buffer, &start);
+  gtk_widget_grab_focus (GTK_WIDGET (view));
+}
+
 void
 _dyn_window_class_sql_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.show-view", "s", show_view_action);
+  gtk_widget_class_install_action (widget_class, "win.open-in-sql", "s", open_in_sql_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1, GDK_ALT_MASK, "win.show-view", "s", "items");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_2, GDK_ALT_MASK, "win.show-view", "s", "details");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_3, GDK_ALT_MASK, "win.show-view", "s", "sql");

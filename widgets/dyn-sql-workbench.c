@@ -174,48 +174,48 @@ clear_error (DynSqlWorkbench *self)
   gtk_text_buffer_remove_tag (buffer, self->error_tag, &start, &end);
 }
 
-/* Where an error points in the statement, when its message says so:
- * "line L, column C" (1-based) or "offset N" (0-based, in bytes). */
+/* The character (0-based, over the whole statement) an error points at.
+ * The engine (client/sql) reports SQLite's error offset only in its
+ * message, as "SQL error at character N: …" (N 1-based, in characters,
+ * newlines counted), translated: match that format in the language the
+ * engine used, or in English. */
+static gboolean
+error_char_at (const char *format,
+               const char *message,
+               int        *offset)
+{
+  const char *d = strstr (format, "%d");
+  const char *s = d ? strstr (d + 2, "%s") : NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *between = NULL;
+  const char *p;
+  char *end;
+  guint64 n;
+
+  if (s == NULL)
+    return FALSE;
+  before = g_strndup (format, d - format);
+  between = g_strndup (d + 2, s - (d + 2));
+  if (!g_str_has_prefix (message, before))
+    return FALSE;
+  p = message + strlen (before);
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  n = g_ascii_strtoull (p, &end, 10);
+  if (n == 0 || n > G_MAXINT || !g_str_has_prefix (end, between))
+    return FALSE;
+  *offset = (int) n - 1;
+  return TRUE;
+}
+
 static gboolean
 error_position (const char *message,
-                const char *sql,
-                int        *line,
-                int        *column)
+                int        *offset)
 {
-  g_autoptr(GRegex) lines = g_regex_new ("\\bline (\\d+),? col(?:umn)? (\\d+)", G_REGEX_CASELESS, 0, NULL);
-  g_autoptr(GRegex) offsets = g_regex_new ("\\boffset (\\d+)", G_REGEX_CASELESS, 0, NULL);
-  g_autoptr(GMatchInfo) match = NULL;
+  static const char format[] = N_("SQL error at character %d: %s");
 
-  if (g_regex_match (lines, message, 0, &match))
-    {
-      g_autofree char *l = g_match_info_fetch (match, 1);
-      g_autofree char *c = g_match_info_fetch (match, 2);
-
-      *line = MAX (1, atoi (l)) - 1;
-      *column = MAX (1, atoi (c)) - 1;
-      return TRUE;
-    }
-  g_clear_pointer (&match, g_match_info_unref);
-  if (g_regex_match (offsets, message, 0, &match))
-    {
-      g_autofree char *o = g_match_info_fetch (match, 1);
-      gsize offset = MIN ((gsize) g_ascii_strtoull (o, NULL, 10), strlen (sql));
-
-      *line = 0;
-      *column = 0;
-      for (gsize i = 0; i < offset; i = g_utf8_next_char (sql + i) - sql)
-        {
-          if (sql[i] == '\n')
-            {
-              (*line)++;
-              *column = 0;
-            }
-          else
-            (*column)++;
-        }
-      return TRUE;
-    }
-  return FALSE;
+  return error_char_at (g_dgettext (GETTEXT_PACKAGE, format), message, offset) ||
+         error_char_at (format, message, offset);
 }
 
 /* The error under the editor; a position in it marks the word there. */
@@ -226,7 +226,7 @@ show_error (DynSqlWorkbench *self,
 {
   const DynErrorDetails *details = dyn_error_get_details (error);
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view));
-  int line, column;
+  int offset;
 
   clear_error (self);
   if (details != NULL && details->aws_code != NULL)
@@ -237,11 +237,15 @@ show_error (DynSqlWorkbench *self,
   gtk_label_set_label (self->error_label, self->error_text);
   gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
 
-  if (sql != NULL && error_position (error->message, sql, &line, &column))
+  /* Only while the editor still holds the statement the error is about. */
+  if (sql != NULL && error_position (error->message, &offset))
     {
+      g_autofree char *text = dyn_sql_workbench_dup_text (self);
       GtkTextIter start, end;
 
-      gtk_text_buffer_get_iter_at_line_offset (buffer, &start, line, column);
+      if (g_strcmp0 (text, sql) != 0 || offset > (int) g_utf8_strlen (sql, -1))
+        return;
+      gtk_text_buffer_get_iter_at_offset (buffer, &start, offset);
       end = start;
       if (!gtk_text_iter_ends_word (&end) && !gtk_text_iter_forward_word_end (&end))
         gtk_text_buffer_get_end_iter (buffer, &end);
@@ -300,6 +304,50 @@ update_scan_note (DynSqlWorkbench *self)
   gtk_widget_set_visible (GTK_WIDGET (self->scan_label), needs);
 }
 
+/* The engine's notes under the steps: what it read to know the sources
+ * (cached or not) and how it shares reads ("each item collection is read
+ * once, whole"). The contract has them only in the plan's JSON. */
+static void
+show_plan_notes (DynSqlWorkbench *self,
+                 DynSqlPlan      *plan)
+{
+  g_autoptr(JsonNode) json = dyn_sql_plan_to_json (plan);
+  JsonObject *object = json && JSON_NODE_HOLDS_OBJECT (json) ? json_node_get_object (json) : NULL;
+  JsonArray *notes = object && json_object_has_member (object, "notes")
+                     ? json_object_get_array_member (object, "notes") : NULL;
+  GtkWidget *box, *row;
+  guint n = notes ? json_array_get_length (notes) : 0;
+
+  if (n == 0)
+    return;
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_widget_set_margin_start (box, 10);
+  gtk_widget_set_margin_end (box, 10);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *note = json_array_get_string_element (notes, i);
+      GtkWidget *label;
+
+      if (note == NULL || *note == '\0')
+        continue;
+      label = gtk_label_new (note);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_widget_add_css_class (label, "caption");
+      gtk_box_append (GTK_BOX (box), label);
+    }
+  row = gtk_list_box_row_new ();
+  gtk_widget_add_css_class (row, "dyn-sql-plan-notes");
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_append (self->plan_list, row);
+}
+
 static void
 show_plan (DynSqlWorkbench *self,
            DynSqlPlan      *plan)
@@ -348,7 +396,9 @@ show_plan (DynSqlWorkbench *self,
       if (step->filter != NULL && *step->filter != '\0')
         gtk_box_append (GTK_BOX (box), plan_line (_("Filter:"), step->filter, TRUE));
       if (step->residual != NULL && *step->residual != '\0')
-        gtk_box_append (GTK_BOX (box), plan_line (_("SQLite evaluates:"), step->residual, TRUE));
+        /* Translators: what SQLite checks itself on a plan step's rows
+         * follows; the engine's text ends in "(SQLite)" */
+        gtk_box_append (GTK_BOX (box), plan_line (C_("sql plan", "Then:"), step->residual, TRUE));
       if (step->max_requests > 0)
         runs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · at most %u request", "%s · at most %u requests",
                                              step->max_requests),
@@ -373,6 +423,7 @@ show_plan (DynSqlWorkbench *self,
       gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), label);
       gtk_list_box_append (self->plan_list, row);
     }
+  show_plan_notes (self, plan);
   gtk_widget_set_visible (GTK_WIDGET (self->plan_list), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self->plan_placeholder), FALSE);
   update_scan_note (self);
