@@ -236,6 +236,22 @@ show_error (DynSqlWorkbench *self,
     self->error_text = g_strdup (error->message);
   gtk_label_set_label (self->error_label, self->error_text);
   gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
+  /* The engine's refusal is also a note of the plan: say it once. */
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (self->plan_list)); row;
+       row = gtk_widget_get_next_sibling (row))
+    if (gtk_widget_has_css_class (row, "dyn-sql-plan-notes"))
+      {
+        GtkWidget *box = gtk_list_box_row_get_child (GTK_LIST_BOX_ROW (row));
+        gboolean any = FALSE;
+
+        for (GtkWidget *note = gtk_widget_get_first_child (box); note; note = gtk_widget_get_next_sibling (note))
+          {
+            if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (note)), error->message) == 0)
+              gtk_widget_set_visible (note, FALSE);
+            any |= gtk_widget_get_visible (note);
+          }
+        gtk_widget_set_visible (row, any);
+      }
 
   /* Only while the editor still holds the statement the error is about. */
   if (sql != NULL && error_position (error->message, &offset))
@@ -246,9 +262,10 @@ show_error (DynSqlWorkbench *self,
       if (g_strcmp0 (text, sql) != 0 || offset > (int) g_utf8_strlen (sql, -1))
         return;
       gtk_text_buffer_get_iter_at_offset (buffer, &start, offset);
+      /* The token there: a word to its end, anything else one character. */
       end = start;
-      if (!gtk_text_iter_ends_word (&end) && !gtk_text_iter_forward_word_end (&end))
-        gtk_text_buffer_get_end_iter (buffer, &end);
+      if (gtk_text_iter_inside_word (&start) && !gtk_text_iter_ends_word (&end))
+        gtk_text_iter_forward_word_end (&end);
       if (gtk_text_iter_equal (&start, &end))
         gtk_text_iter_forward_char (&end);
       gtk_text_buffer_apply_tag (buffer, self->error_tag, &start, &end);
@@ -493,6 +510,9 @@ cell_bind_cb (GtkSignalListItemFactory *factory,
   gboolean is_null;
   g_autofree char *text = cell_text (value, &kind, &is_null);
 
+  /* A cell made for an earlier run's rows takes this run's width. */
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory),
+                                                                                                "dyn-nat-chars")));
   gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
   if (kind == DYN_VALUE_DISPLAY_NUMBER)
     gtk_widget_add_css_class (label, "numeric");
@@ -577,6 +597,44 @@ clear_rows (DynSqlWorkbench *self)
   update_actions (self);
 }
 
+/* The first rows set each column's natural width: the widest of its
+ * header and its cells there (cells are made after this, as the rows are
+ * shown), within bounds; a column stays resizable. */
+#define FIT_ROWS 200
+#define FIT_MAX_CHARS 40
+
+static void
+fit_columns (DynSqlWorkbench *self,
+             GPtrArray       *rows)
+{
+  GListModel *columns = gtk_column_view_get_columns (self->column_view);
+  guint n_columns = g_list_model_get_n_items (columns);
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+      GtkListItemFactory *factory = gtk_column_view_column_get_factory (column);
+      const char *title = gtk_column_view_column_get_title (column);
+      guint chars = g_utf8_strlen (title ? title : "", -1) + 2;
+
+      for (guint i = 0; i < MIN (rows->len, FIT_ROWS) && chars < FIT_MAX_CHARS; i++)
+        {
+          DynSqlRow *row = rows->pdata[i];
+          DynValueDisplay kind;
+          gboolean is_null;
+          g_autofree char *text = NULL;
+
+          if (c >= row->cells->len)
+            continue;
+          text = cell_text (row->cells->pdata[c], &kind, &is_null);
+          /* Slack: the inscription counts average characters. */
+          chars = MAX (chars, (guint) g_utf8_strlen (text, -1) + 3);
+        }
+      chars = CLAMP (chars, 6, FIT_MAX_CHARS);
+      g_object_set_data (G_OBJECT (factory), "dyn-nat-chars", GUINT_TO_POINTER (chars));
+    }
+}
+
 static void
 append_rows (DynSqlWorkbench *self,
              GPtrArray       *rows)
@@ -585,6 +643,8 @@ append_rows (DynSqlWorkbench *self,
 
   if (rows == NULL || rows->len == 0)
     return;
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->rows)) == 0)
+    fit_columns (self, rows);
   for (guint i = 0; i < rows->len; i++)
     g_ptr_array_add (objects, dyn_sql_row_object_new (rows->pdata[i]));
   /* The rows now belong to the objects. */
