@@ -820,6 +820,7 @@ test_fault (void)
   g_clear_error (&error);
   dyn_fault_server_push_error (server, 400, "com.amazonaws.dynamodb.v20120810#ValidationException", "nope");
   g_assert_null (run_sql (engine, "SELECT color FROM Things WHERE pk = 'b'", &error));
+  dyn_test_assert_service_error (error, DYN_ERROR_VALIDATION, "ValidationException");
   g_assert_nonnull (strstr (error->message, "Things"));
   g_clear_error (&error);
 
@@ -829,11 +830,17 @@ test_fault (void)
 }
 
 /* Cancelling keeps what arrived. */
+static guint cancel_rows_seen;
+
 static void
 cancel_rows_cb (GPtrArray *rows,
                 gpointer   user_data)
 {
   GCancellable *cancellable = user_data;
+
+  /* The first page's rows come while the second page is awaited. */
+  cancel_rows_seen += rows->len;
+  g_ptr_array_set_size (rows, 0);
   g_cancellable_cancel (cancellable);
 }
 
@@ -861,6 +868,8 @@ test_cancel (void)
   res = dyn_sql_engine_run_finish (engine, dyn_test_wait (&result), &error);
   g_assert_no_error (error);
   g_assert_true (dyn_sql_result_was_cancelled (res));
+  g_assert_cmpuint (cancel_rows_seen + dyn_sql_result_get_rows (res)->len, ==, 2);
+  g_assert_cmpuint (cancel_rows_seen, >=, 1);
   g_clear_pointer (&res, dyn_sql_result_free);
   g_clear_object (&engine);
   g_clear_object (&client);

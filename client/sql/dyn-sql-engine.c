@@ -109,6 +109,7 @@ struct _DynSqlRun
 };
 
 static void run_pump (DynSqlRun *run);
+static void flush_rows (DynSqlRun *run, gboolean force);
 
 /* Engine ------------------------------------------------------------------ */
 
@@ -532,6 +533,8 @@ page_cb (GObject      *object,
         }
     }
 
+  /* The items of this page are there for the cursor at once. */
+  g_cond_broadcast (&run->cond);
   if (next != NULL && !g_cancellable_is_cancelled (run->cancellable))
     {
       g_mutex_unlock (&run->lock);
@@ -834,6 +837,13 @@ dyn_sql_job_get_item (DynSqlJob  *job,
   if (!job->queued)
     run_flush (run);
   g_mutex_lock (&run->lock);
+  if (i >= job->items->len && !job->done && job->error == NULL)
+    {
+      /* About to wait for a page: the rows so far go out first. */
+      g_mutex_unlock (&run->lock);
+      flush_rows (run, TRUE);
+      g_mutex_lock (&run->lock);
+    }
   while (i >= job->items->len && !job->done && job->error == NULL &&
          !g_cancellable_is_cancelled (run->cancellable))
     g_cond_wait (&run->cond, &run->lock);
