@@ -9,7 +9,8 @@
  * the table's own ("items", "details") hide what only reads a table: the
  * builder, the index menu, New Item and Edit, and the read bar with Load
  * More (the workbench has its own status line). While the workbench
- * explains or runs, the window is busy. */
+ * explains or runs, the window is busy. win.open-in-sql puts a statement
+ * into its editor and shows the page. */
 
 #include "config.h"
 
