@@ -651,6 +651,7 @@ void
 _dyn_window_list_tables (DynWindow *self)
 {
   _dyn_window_set_busy (self, TRUE);
+  _dyn_window_sql_tables_changed (self);
   dyn_connection_sidebar_set_status (self->sidebar, self->connection, _("Listing tables…"));
   dyn_client_list_tables_async (self->client, self->connect_cancellable, tables_cb, g_object_ref (self));
 }
@@ -661,6 +662,7 @@ _dyn_window_set_client (DynWindow *self,
 {
   g_set_object (&self->client, client);
   dyn_expression_builder_set_endpoint (self->builder, dyn_client_get_endpoint (client), dyn_client_get_region (client));
+  _dyn_window_sql_set_client (self);
   _dyn_window_update_actions (self);
   _dyn_window_list_tables (self);
 }
@@ -701,6 +703,7 @@ _dyn_window_reset_connection (DynWindow     *self,
    * was committed or discarded first: see _dyn_window_when_staged_handled()). */
   clear_table (self);
   g_hash_table_remove_all (self->states);
+  _dyn_window_sql_leave_connection (self);
   g_set_object (&self->connection, connection);
   g_clear_object (&self->client);
   g_clear_pointer (&self->tables, g_strfreev);

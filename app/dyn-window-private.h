@@ -89,6 +89,11 @@ struct _DynWindow
   GtkWidget            *query_dialog;    /* weak */
   char                 *copy_format;     /* "plain" or "ddb": what Ctrl+C copies */
 
+  /* The SQL Workbench page (dyn-window-sql.c). */
+  DynSqlWorkbench      *sql_workbench;
+  GHashTable           *sql_states;      /* DynConnection → its statement and Allow Scan */
+  gboolean              sql_busy;
+
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
   DynConnectionSidebar *sidebar;
@@ -116,6 +121,7 @@ struct _DynWindow
   GtkWidget            *add_connection_button;
   DynQueryPopover      *query_popover;
   GMenuModel           *row_menu;
+  GtkWidget            *read_bar;
 };
 
 enum {
@@ -174,6 +180,13 @@ void _dyn_window_history_record_shown (DynWindow *self);
 void _dyn_window_history_reset (DynWindow *self);
 gboolean _dyn_window_history_run_pending (DynWindow *self);
 void _dyn_window_history_update_actions (DynWindow *self);
+/* dyn-window-sql.c */
+void _dyn_window_class_sql_init (GtkWidgetClass *widget_class);
+void _dyn_window_sql_init (DynWindow *self);
+void _dyn_window_sql_dispose (DynWindow *self);
+void _dyn_window_sql_leave_connection (DynWindow *self);
+void _dyn_window_sql_set_client (DynWindow *self);
+void _dyn_window_sql_tables_changed (DynWindow *self);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

@@ -418,6 +418,7 @@ dyn_window_dispose (GObject *object)
   g_clear_object (&self->connection);
   g_clear_object (&self->settings);
   _dyn_window_history_dispose (self);
+  _dyn_window_sql_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_WINDOW);
 
   G_OBJECT_CLASS (dyn_window_parent_class)->dispose (object);
@@ -573,6 +574,7 @@ dyn_window_class_init (DynWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynWindow, add_connection_button);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, query_popover);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, row_menu);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, read_bar);
 
   gtk_widget_class_install_property_action (widget_class, "win.page-size", "page-size");
   gtk_widget_class_install_property_action (widget_class, "win.copy-format", "copy-format");
@@ -584,6 +586,7 @@ dyn_window_class_init (DynWindowClass *klass)
   _dyn_window_class_actions_init (widget_class);
   _dyn_window_class_editing_init (widget_class);
   _dyn_window_class_history_init (widget_class);
+  _dyn_window_class_sql_init (widget_class);
 }
 
 static void
@@ -630,6 +633,7 @@ dyn_window_init (DynWindow *self)
       g_settings_bind (self->settings, "copy-format", self, "copy-format", G_SETTINGS_BIND_DEFAULT);
     }
   _dyn_window_history_init (self);
+  _dyn_window_sql_init (self);
   update_page_size_button (self);
   self->age_id = g_timeout_add_seconds (30, age_tick_cb, self);
   gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);

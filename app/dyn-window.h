@@ -16,6 +16,7 @@
 #include "dyn-pager.h"
 #include "dyn-query-popover.h"
 #include "dyn-saved-queries.h"
+#include "dyn-sql-workbench.h"
 #include "dyn-staged-changes.h"
 #include "dyn-table-details.h"
 
@@ -89,5 +90,9 @@ DynSavedQueries      *dyn_window_get_saved_queries  (DynWindow *self);
 DynQueryPopover      *dyn_window_get_query_popover  (DynWindow *self);
 /* The empty page shown while no table is open. */
 AdwStatusPage        *dyn_window_get_empty_page     (DynWindow *self);
+/* The SQL Workbench page (dyn-window-sql.c), and the page shown ("items",
+ * "details", "sql"). */
+DynSqlWorkbench      *dyn_window_get_sql_workbench  (DynWindow *self);
+const char           *dyn_window_get_view           (DynWindow *self);
 
 G_END_DECLS

@@ -34,6 +34,11 @@
  *                           grouped by year, no entity labels
  *   shop.png                an EntityType attribute (Shop): its values label
  *                           the rows
+ *   sql-workbench.png       the SQL Workbench: the course roster through GSI1
+ *                           joined to each student's profile, its plan and
+ *                           rows, a row's item in the detail pane
+ *   sql-workbench-dark.png  the workspace with its projects newest-first, one
+ *                           Query, dark style
  *
  * Each is rendered into the build directory (tests/screenshots/), or into
  * $DYN_SCREENSHOT_DIR when set (`meson compile -C _build screenshots` sets it
@@ -1107,6 +1112,151 @@ test_shop (Fixture       *fixture,
   g_assert_cmpfloat (picture.brightness, >, 0.5);
 }
 
+/* The SQL Workbench page with @sql explained and run. */
+static void
+run_sql (Fixture    *fixture,
+         const char *sql)
+{
+  DynSqlWorkbench *workbench = dyn_window_get_sql_workbench (fixture->window);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.show-view", "s", "sql"));
+  show_sidebar (fixture, FALSE);
+  dyn_sql_workbench_set_text (workbench, sql);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (workbench), "sql.run", NULL));
+  dyn_test_wait_idle (fixture->window);
+  g_assert_null (dyn_sql_workbench_get_error_text (workbench));
+  g_assert_cmpuint (dyn_sql_workbench_get_n_rows (workbench), >, 0);
+  wait_frames (GTK_WIDGET (fixture->window), 3);
+}
+
+/* sql-workbench.png: a join through an index: the course's roster (GSI1)
+ * and each student's profile (1 Query + 1 BatchGetItem); the plan's two
+ * steps, the rows, a row's item in the detail pane when it maps to one. */
+static void
+test_sql_workbench (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  DynSqlWorkbench *workbench;
+  g_autofree char *plan = NULL;
+
+  if (fixture->window == NULL)
+    return;
+  workbench = dyn_window_get_sql_workbench (fixture->window);
+  run_sql (fixture,
+           "SELECT s.PK AS Student, s.SK, s.Name, s.Year, e.Grade, e.EnrolledOn\n"
+           "FROM \"School.GSI1\" e\n"
+           "JOIN School s ON s.PK = e.GSI1SK AND s.SK = 'PROFILE'\n"
+           "WHERE e.GSI1PK = 'CRS#math204'\n"
+           "ORDER BY e.GSI1SK");
+  plan = dyn_sql_workbench_dup_plan_text (workbench);
+  g_test_message ("plan: %s", plan);
+  g_assert_nonnull (strstr (plan, "1. Query School.GSI1"));
+  g_assert_nonnull (strstr (plan, "2. "));
+  g_assert_cmpuint (dyn_sql_workbench_get_n_rows (workbench), ==, 3);
+  g_test_message ("status: %s", dyn_sql_workbench_get_status_text (workbench));
+  /* A row showing the profile's full key (PK, SK) opens the profile. */
+  g_assert_nonnull (dyn_sql_workbench_get_row (workbench, 0)->item);
+  g_assert_true (dyn_sql_workbench_open_row (workbench, 0));
+  save_picture (GTK_WINDOW (fixture->window), "sql-workbench.png");
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (dyn_sql_workbench_get_column_view (workbench))));
+}
+
+/* sql-workbench-dark.png: the seeds' read as SQL, dark. */
+static void
+test_sql_workbench_dark (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  DynSqlWorkbench *workbench;
+  Picture picture;
+
+  if (fixture->window == NULL)
+    return;
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  workbench = dyn_window_get_sql_workbench (fixture->window);
+  run_sql (fixture,
+           "SELECT Detail, Name, Status, Budget, Tags\n"
+           "FROM Workspaces\n"
+           "WHERE EntityRef = 'WS#acme' AND Detail LIKE 'PROJ#%'\n"
+           "ORDER BY Detail DESC");
+  g_assert_nonnull (strstr (dyn_sql_workbench_get_status_text (workbench), "1 request"));
+  picture = save_picture (GTK_WINDOW (fixture->window), "sql-workbench-dark.png");
+  g_assert_cmpfloat (picture.brightness, <, 0.4);
+}
+
+/* sql-products.png (not in the README): a table without a sort key; an IN
+ * on its hash key is one BatchGetItem, each row its item (binary, sets). */
+static void
+test_sql_products (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  DynSqlWorkbench *workbench;
+  g_autofree char *plan = NULL;
+  const DynSqlRow *row;
+
+  if (fixture->window == NULL)
+    return;
+  workbench = dyn_window_get_sql_workbench (fixture->window);
+  run_sql (fixture,
+           "SELECT ProductId, Name, Category, Price, Stock, InStock, Tags, Thumbnail\n"
+           "FROM Products\n"
+           "WHERE ProductId IN ('P-1001', 'P-1004', 'P-1009', 'P-2001')\n"
+           "ORDER BY Price DESC");
+  plan = dyn_sql_workbench_dup_plan_text (workbench);
+  g_test_message ("plan: %s", plan);
+  g_test_message ("status: %s", dyn_sql_workbench_get_status_text (workbench));
+  g_assert_nonnull (strstr (plan, "1. BatchGetItem Products"));
+  g_assert_cmpuint (dyn_sql_workbench_get_n_rows (workbench), ==, 4);
+  g_assert_nonnull (strstr (dyn_sql_workbench_get_status_text (workbench), "1 request"));
+  row = dyn_sql_workbench_get_row (workbench, 0);
+  g_assert_nonnull (row->item);
+  g_assert_cmpstr (dyn_value_get_string (row->cells->pdata[0]), ==, "P-1004");
+  g_assert_cmpstr (dyn_value_get_number (row->cells->pdata[3]), ==, "340.95");
+  g_assert_true (dyn_sql_workbench_open_row (workbench, 0));
+  save_picture (GTK_WINDOW (fixture->window), "sql-products.png");
+}
+
+/* sql-movies.png (not in the README): a number partition key (year) and a
+ * string sort key (title): one Query, the range and ORDER BY DESC pushed
+ * down; nested attributes through json_extract on the item column. */
+static void
+test_sql_movies (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  DynSqlWorkbench *workbench;
+  g_autofree char *plan = NULL;
+  guint n;
+
+  if (fixture->window == NULL)
+    return;
+  workbench = dyn_window_get_sql_workbench (fixture->window);
+  run_sql (fixture,
+           "SELECT year, title, json_extract(item, '$.info.rating') AS rating,\n"
+           "       json_extract(item, '$.info.directors[0]') AS director, info\n"
+           "FROM Movies\n"
+           "WHERE year = 2013 AND title >= 'G'\n"
+           "ORDER BY title DESC");
+  plan = dyn_sql_workbench_dup_plan_text (workbench);
+  g_test_message ("plan: %s", plan);
+  g_test_message ("status: %s", dyn_sql_workbench_get_status_text (workbench));
+  g_assert_nonnull (strstr (plan, "1. Query Movies"));
+  g_assert_null (strstr (plan, "reads the whole table"));
+  g_assert_nonnull (strstr (dyn_sql_workbench_get_status_text (workbench), "1 request"));
+  n = dyn_sql_workbench_get_n_rows (workbench);
+  for (guint i = 0; i < n; i++)
+    {
+      const DynSqlRow *row = dyn_sql_workbench_get_row (workbench, i);
+
+      g_assert_cmpint (dyn_value_get_value_type (row->cells->pdata[0]), ==, DYN_VALUE_N);
+      g_assert_cmpstr (dyn_value_get_number (row->cells->pdata[0]), ==, "2013");
+      g_assert_cmpint (strcmp (dyn_value_get_string (row->cells->pdata[1]), "G"), >=, 0);
+      if (i > 0)
+        g_assert_cmpint (strcmp (dyn_value_get_string (dyn_sql_workbench_get_row (workbench, i - 1)->cells->pdata[1]),
+                                 dyn_value_get_string (row->cells->pdata[1])), >, 0);
+    }
+  save_picture (GTK_WINDOW (fixture->window), "sql-movies.png");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1153,6 +1303,10 @@ main (int   argc,
   ADD ("products", normal_size, test_products);
   ADD ("movies", normal_size, test_movies);
   ADD ("shop", normal_size, test_shop);
+  ADD ("sql-workbench", normal_size, test_sql_workbench);
+  ADD ("sql-workbench-dark", normal_size, test_sql_workbench_dark);
+  ADD ("sql-products", normal_size, test_sql_products);
+  ADD ("sql-movies", normal_size, test_sql_movies);
 #undef ADD
 
   status = g_test_run ();
