@@ -661,6 +661,7 @@ _dyn_window_set_client (DynWindow *self,
 {
   g_set_object (&self->client, client);
   dyn_expression_builder_set_endpoint (self->builder, dyn_client_get_endpoint (client), dyn_client_get_region (client));
+  _dyn_window_partiql_set_client (self);
   _dyn_window_update_actions (self);
   _dyn_window_list_tables (self);
 }

@@ -116,6 +116,9 @@ struct _DynWindow
   GtkWidget            *add_connection_button;
   DynQueryPopover      *query_popover;
   GMenuModel           *row_menu;
+
+  /* The PartiQL page (dyn-window-partiql.c). */
+  struct _DynWindowPartiql *partiql;
 };
 
 enum {
@@ -174,6 +177,12 @@ void _dyn_window_history_record_shown (DynWindow *self);
 void _dyn_window_history_reset (DynWindow *self);
 gboolean _dyn_window_history_run_pending (DynWindow *self);
 void _dyn_window_history_update_actions (DynWindow *self);
+/* dyn-window-partiql.c */
+typedef struct _DynWindowPartiql DynWindowPartiql;
+void _dyn_window_class_partiql_init (GtkWidgetClass *widget_class);
+void _dyn_window_partiql_init (DynWindow *self);
+void _dyn_window_partiql_set_client (DynWindow *self);
+void _dyn_window_partiql_dispose (DynWindow *self);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

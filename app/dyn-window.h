@@ -12,6 +12,7 @@
 #include "dyn-item-detail.h"
 #include "dyn-item-editor.h"
 #include "dyn-item-grid.h"
+#include "dyn-partiql-editor.h"
 #include "dyn-history.h"
 #include "dyn-pager.h"
 #include "dyn-query-popover.h"
@@ -89,5 +90,7 @@ DynSavedQueries      *dyn_window_get_saved_queries  (DynWindow *self);
 DynQueryPopover      *dyn_window_get_query_popover  (DynWindow *self);
 /* The empty page shown while no table is open. */
 AdwStatusPage        *dyn_window_get_empty_page     (DynWindow *self);
+/* The PartiQL page's editor (dyn-window-partiql.c). */
+DynPartiqlEditor     *dyn_window_get_partiql_editor (DynWindow *self);
 
 G_END_DECLS
