@@ -87,6 +87,19 @@ DynPartiqlInfo *dyn_partiql_inspect (const char *statement) G_GNUC_WARN_UNUSED_R
 GPtrArray      *dyn_partiql_lint    (const char           *text,
                                      DynPartiqlSchemaFunc  schema_func,
                                      gpointer              schema_data) G_GNUC_WARN_UNUSED_RESULT;
+/* Like dyn_partiql_lint(); with @tables (the connection's table names, or
+ * NULL when not known) a table not in it is an "unknown-table" error. */
+GPtrArray      *dyn_partiql_lint_with_tables (const char           *text,
+                                              DynPartiqlSchemaFunc  schema_func,
+                                              gpointer              schema_data,
+                                              const char * const   *tables) G_GNUC_WARN_UNUSED_RESULT;
+/* Like dyn_partiql_inspect(); with the schema, @keys names only the key
+ * attributes (in key order), and an INSERT's key is taken from its VALUE
+ * (dyn_partiql_inspect() cannot tell which members of an INSERT are the key:
+ * its @keys is NULL then). */
+DynPartiqlInfo *dyn_partiql_inspect_with_schema (const char           *statement,
+                                                 DynPartiqlSchemaFunc  schema_func,
+                                                 gpointer              schema_data) G_GNUC_WARN_UNUSED_RESULT;
 
 /* One page of ExecuteStatement. @parameters: (nullable): a DynValue list of
  * the `?` values. @next_token: (nullable): from the previous page; the
