@@ -638,6 +638,7 @@ tables_cb (GObject      *source,
   g_strfreev (self->tables);
   self->tables = g_steal_pointer (&tables);
   dyn_connection_sidebar_set_tables (self->sidebar, self->connection, (const char * const *) self->tables);
+  dyn_partiql_editor_set_tables (dyn_window_get_partiql_editor (self), (const char * const *) self->tables);
   dyn_connection_sidebar_set_expanded (self->sidebar, self->connection, TRUE);
   /* After a table was found deleted, the error bar keeps saying so. */
   if (!self->gone)

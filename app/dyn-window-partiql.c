@@ -383,7 +383,7 @@ partiql_run_action (GtkWidget  *widget,
 
   infos = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_partiql_info_free);
   for (guint i = 0; i < statements->len; i++)
-    g_ptr_array_add (infos, dyn_partiql_inspect (statements->pdata[i]));
+    g_ptr_array_add (infos, dyn_partiql_inspect_with_schema (statements->pdata[i], schema_func, self));
   writes = describe_writes (infos, &n_writes);
   if (n_writes == 0)
     {
@@ -489,6 +489,7 @@ _dyn_window_partiql_set_client (DynWindow *self)
   if (self->partiql == NULL)
     return;
   reset_schemas (self);
+  dyn_partiql_editor_set_tables (self->partiql->editor, (const char * const *) self->tables);
   dyn_partiql_editor_set_endpoint (self->partiql->editor,
                                    self->client ? dyn_client_get_endpoint (self->client) : NULL,
                                    self->client ? dyn_client_get_region (self->client) : NULL);

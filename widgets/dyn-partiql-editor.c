@@ -43,6 +43,7 @@ struct _DynPartiqlEditor
   char                 *region;
   DynSnippetLanguage    language;
   char                 *snippet;
+  GStrv                 tables;        /* the connection's, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (DynPartiqlEditor, dyn_partiql_editor, ADW_TYPE_BIN)
@@ -234,7 +235,7 @@ lint_now (DynPartiqlEditor *self)
   guint n_parameters = 0;
 
   g_clear_pointer (&self->diagnostics, g_ptr_array_unref);
-  self->diagnostics = dyn_partiql_lint (text, schema_cb, self);
+  self->diagnostics = dyn_partiql_lint_with_tables (text, schema_cb, self, (const char * const *) self->tables);
 
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   gtk_text_buffer_remove_tag (buffer, self->error_tag, &start, &end);
@@ -369,6 +370,7 @@ dyn_partiql_editor_finalize (GObject *object)
   g_free (self->endpoint);
   g_free (self->region);
   g_free (self->snippet);
+  g_strfreev (self->tables);
 
   G_OBJECT_CLASS (dyn_partiql_editor_parent_class)->finalize (object);
 }
@@ -505,6 +507,17 @@ dyn_partiql_editor_set_schema_func (DynPartiqlEditor     *self,
   dyn_partiql_editor_queue_lint (self);
 }
 
+void
+dyn_partiql_editor_set_tables (DynPartiqlEditor   *self,
+                               const char * const *tables)
+{
+  g_return_if_fail (DYN_IS_PARTIQL_EDITOR (self));
+
+  g_strfreev (self->tables);
+  self->tables = g_strdupv ((char **) tables);
+  dyn_partiql_editor_queue_lint (self);
+}
+
 gboolean
 dyn_partiql_editor_get_lint_pending (DynPartiqlEditor *self)
 {
@@ -581,6 +594,14 @@ dyn_partiql_editor_set_parameter (DynPartiqlEditor *self,
   dyn_value_editor_set_text (editor, text);
 }
 
+/* A statement without `?` has NULL in the list. */
+static void
+value_list_free (gpointer data)
+{
+  if (data != NULL)
+    dyn_value_unref (data);
+}
+
 gboolean
 dyn_partiql_editor_collect (DynPartiqlEditor  *self,
                             GPtrArray        **statements,
@@ -596,7 +617,7 @@ dyn_partiql_editor_collect (DynPartiqlEditor  *self,
 
   text = dyn_partiql_editor_dup_text (self);
   split = dyn_partiql_split (text);
-  values = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  values = g_ptr_array_new_with_free_func (value_list_free);
   for (guint i = 0; i < split->len; i++)
     {
       g_autoptr(DynPartiqlInfo) info = dyn_partiql_inspect (split->pdata[i]);

@@ -29,6 +29,10 @@ GtkTextView   *dyn_partiql_editor_get_view           (DynPartiqlEditor     *self
 void           dyn_partiql_editor_set_schema_func    (DynPartiqlEditor     *self,
                                                       DynPartiqlSchemaFunc  func,
                                                       gpointer              user_data);
+/* The connection's table names (NULL: not known): a table not among them is
+ * an error. */
+void           dyn_partiql_editor_set_tables         (DynPartiqlEditor     *self,
+                                                      const char * const   *tables);
 /* Lints again (a key schema arrived); on the idle. */
 void           dyn_partiql_editor_queue_lint         (DynPartiqlEditor     *self);
 /* TRUE while a lint waits to run (the text changed since the last one). */
