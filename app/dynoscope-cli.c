@@ -14,6 +14,7 @@
 #include "dyn-client.h"
 #include "dyn-json.h"
 #include "dyn-pager.h"
+#include "dyn-partiql.h"
 #include "dyn-read-request.h"
 #include "dyn-snippet.h"
 #include "dyn-table.h"
@@ -53,6 +54,8 @@ typedef struct
   gboolean     desc;
   gboolean     consistent;
   gboolean     dry_run;
+  gboolean     lint;
+  char        *parameters;
 
   /* Positional arguments after the command. */
   GPtrArray   *args;
@@ -84,6 +87,7 @@ options_clear (Options *o)
   g_free (o->kind);
   g_free (o->lang);
   g_free (o->version_attribute);
+  g_free (o->parameters);
   g_clear_pointer (&o->gsis, g_ptr_array_unref);
   g_clear_pointer (&o->args, g_ptr_array_unref);
 }
@@ -113,6 +117,7 @@ static const struct {
   { "--kind", G_STRUCT_OFFSET (Options, kind) },
   { "--lang", G_STRUCT_OFFSET (Options, lang) },
   { "--version-attribute", G_STRUCT_OFFSET (Options, version_attribute) },
+  { "--parameters", G_STRUCT_OFFSET (Options, parameters) },
 };
 
 static const char usage[] =
@@ -133,7 +138,13 @@ static const char usage[] =
   "  update TABLE --key JSON --update E [--condition E] [--return-values V]\n"
   "  delete TABLE --key JSON [--condition E]\n"
   "  batch-write TABLE                        items as JSON lines on standard input\n"
-  "  partiql STATEMENT\n"
+  "  partiql STATEMENT[; STATEMENT…] [--parameters JSON]\n"
+  "                                           runs it, following NextToken; several statements\n"
+  "                                           run as one ExecuteTransaction; JSON is a list of\n"
+  "                                           the ? values (DynamoDB JSON, or plain JSON), all\n"
+  "                                           statements' in order\n"
+  "  partiql --lint STATEMENT                 prints LINE:COLUMN: severity: message per\n"
+  "                                           diagnostic; exits 1 on an error\n"
   "  apply TABLE [--dry-run] [--version-attribute NAME]\n"
   "                                           guarded changes, JSON lines {\"before\": ITEM|null,\n"
   "                                           \"after\": ITEM|null} on standard input; with a\n"
@@ -198,6 +209,7 @@ parse_args (Options  *o,
       FLAG ("--consistent", consistent);
       FLAG ("--insecure", insecure);
       FLAG ("--dry-run", dry_run);
+      FLAG ("--lint", lint);
 #undef FLAG
       if (strcmp (name, "--help") == 0)
         {
@@ -688,12 +700,129 @@ cmd_batch_write (Options    *o,
   return TRUE;
 }
 
+/* --parameters: a JSON list of the ? values, DynamoDB JSON ([{"S": "a"}, {"N": "1"}])
+ * when every element reads as such, else plain JSON (["a", 1]). */
+static DynValue *
+partiql_parameters (const char  *text,
+                    GError     **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(DynValue) list = NULL;
+  JsonArray *array;
+  gboolean ddb = TRUE;
+
+  root = dyn_json_parse (text, strlen (text), error);
+  if (root == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_ARRAY (root))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--parameters takes a JSON list of values");
+      return NULL;
+    }
+  array = json_node_get_array (root);
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      list = dyn_value_new_list ();
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *node = json_array_get_element (array, i);
+          g_autoptr(GError) local_error = NULL;
+          DynValue *value = ddb ? dyn_value_from_ddb_json (node, &local_error)
+                                : dyn_value_from_plain_json (node, &local_error);
+          if (value == NULL)
+            {
+              if (!ddb)
+                {
+                  g_propagate_prefixed_error (error, g_steal_pointer (&local_error),
+                                              "--parameters, value %u: ", i + 1);
+                  return NULL;
+                }
+              ddb = FALSE;
+              break;
+            }
+          dyn_value_list_take (list, value);
+        }
+      if (dyn_value_get_length (list) == json_array_get_length (array))
+        break;
+      g_clear_pointer (&list, dyn_value_unref);
+    }
+  return g_steal_pointer (&list);
+}
+
+static const DynTableKeys *
+lint_schema (const char *table,
+             gpointer    user_data)
+{
+  return g_hash_table_lookup (user_data, table);
+}
+
+/* partiql --lint: the key schema of each table named, from DescribeTable, and
+ * the table list (ListTables) for unknown names; without permission for them
+ * the key rules are skipped. */
+static gboolean
+cmd_partiql_lint (DynClient   *client,
+                  const char  *text,
+                  GError     **error)
+{
+  g_autoptr(GHashTable) schemas = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                         (GDestroyNotify) dyn_table_keys_free);
+  g_autoptr(GPtrArray) statements = dyn_partiql_split (text);
+  g_autoptr(GPtrArray) diags = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_auto(GStrv) tables = NULL;
+  gboolean errors = FALSE;
+
+  dyn_client_list_tables_async (client, NULL, store_result_cb, &result);
+  tables = dyn_client_list_tables_finish (client, wait_for (&result), NULL);
+  for (guint i = 0; i < statements->len; i++)
+    {
+      g_autoptr(DynPartiqlInfo) info = dyn_partiql_inspect (statements->pdata[i]);
+      g_autoptr(GAsyncResult) described = NULL;
+      g_autoptr(JsonObject) table = NULL;
+      DynTableKeys *keys = NULL;
+
+      if (info->table == NULL || g_hash_table_contains (schemas, info->table)
+          || (tables != NULL && !g_strv_contains ((const char * const *) tables, info->table)))
+        continue;
+      dyn_client_describe_table_async (client, info->table, NULL, store_result_cb, &described);
+      table = dyn_client_describe_table_finish (client, wait_for (&described), &keys, NULL);
+      if (keys != NULL)
+        g_hash_table_insert (schemas, g_strdup (info->table), keys);
+    }
+  diags = dyn_partiql_lint_with_tables (text, lint_schema, schemas, (const char * const *) tables);
+  for (guint i = 0; i < diags->len; i++)
+    {
+      const DynPartiqlDiagnostic *d = diags->pdata[i];
+      const char *severity = d->severity == DYN_PARTIQL_ERROR ? "error"
+                             : d->severity == DYN_PARTIQL_WARNING ? "warning" : "info";
+
+      printf ("%u:%u: %s: %s\n", d->line, d->column, severity, d->message);
+      if (d->severity == DYN_PARTIQL_ERROR)
+        errors = TRUE;
+    }
+  (void) error;
+  return !errors;
+}
+
+static void
+print_page (Options        *o,
+            DynPartiqlPage *page)
+{
+  o->totals.pages++;
+  o->totals.read_units += page->read_units;
+  o->totals.write_units += page->write_units;
+  for (guint i = 0; i < page->items->len; i++)
+    print_item (o, page->items->pdata[i]);
+}
+
 static gboolean
 cmd_partiql (Options    *o,
              DynClient  *client,
              GError    **error)
 {
   g_autoptr(DynValue) values = NULL;
+  g_autoptr(GPtrArray) statements = NULL;
   g_autofree char *next = NULL;
 
   if (o->args->len < 2)
@@ -701,29 +830,64 @@ cmd_partiql (Options    *o,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "partiql needs a statement");
       return FALSE;
     }
+  if (o->lint)
+    return cmd_partiql_lint (client, o->args->pdata[1], error);
+  if (o->parameters != NULL && (values = partiql_parameters (o->parameters, error)) == NULL)
+    return FALSE;
 
-  /* Follow NextToken: a SELECT may come back in several pages. */
+  statements = dyn_partiql_split (o->args->pdata[1]);
+  if (statements->len == 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "partiql needs a statement");
+      return FALSE;
+    }
+  if (statements->len > 1)
+    {
+      /* One ExecuteTransaction; the ? values go to the statements in order. */
+      g_autoptr(GPtrArray) lists = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(DynPartiqlPage) page = NULL;
+      guint used = 0;
+      guint have = values != NULL ? dyn_value_get_length (values) : 0;
+
+      for (guint i = 0; i < statements->len; i++)
+        {
+          g_autoptr(DynPartiqlInfo) info = dyn_partiql_inspect (statements->pdata[i]);
+          DynValue *list = dyn_value_new_list ();
+
+          for (guint j = 0; j < info->n_parameters && used < have; j++)
+            dyn_value_list_append (list, dyn_value_list_get (values, used++));
+          g_ptr_array_add (lists, list);
+        }
+      if (used != have)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--parameters has %u values, the statements have %u ?", have, used);
+          return FALSE;
+        }
+      dyn_partiql_transaction_async (client, statements, lists, NULL, store_result_cb, &result);
+      page = dyn_partiql_transaction_finish (client, wait_for (&result), error);
+      if (page == NULL)
+        return FALSE;
+      o->totals.requests++;
+      print_page (o, page);
+      return TRUE;
+    }
+
+  /* Follow NextToken with the identical text: a SELECT may come back in several pages. */
   do
     {
-      g_autoptr(JsonObject) obj = json_object_new ();
-      g_autoptr(JsonNode) params = json_node_new (JSON_NODE_OBJECT);
-      g_autoptr(DynResponse) response = NULL;
-      JsonObject *root;
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(DynPartiqlPage) page = NULL;
 
-      json_object_set_string_member (obj, "Statement", o->args->pdata[1]);
-      if (next != NULL)
-        json_object_set_string_member (obj, "NextToken", next);
-      json_object_set_string_member (obj, "ReturnConsumedCapacity", "TOTAL");
-      json_node_set_object (params, obj);
-      response = call (client, "ExecuteStatement", params, error);
-      if (response == NULL)
+      dyn_partiql_execute_async (client, statements->pdata[0], values, next, NULL, store_result_cb, &result);
+      page = dyn_partiql_execute_finish (client, wait_for (&result), error);
+      if (page == NULL)
         return FALSE;
-      count_response (o, response);
-      for (guint i = 0; response->items && i < response->items->len; i++)
-        print_item (o, response->items->pdata[i]);
-      root = json_node_get_object (response->root);
+      o->totals.requests++;
+      print_page (o, page);
       g_free (next);
-      next = g_strdup (json_object_get_string_member_with_default (root, "NextToken", NULL));
+      next = g_strdup (page->next_token);
     }
   while (next != NULL);
   return TRUE;

@@ -2236,6 +2236,49 @@ top_equalities (const Node  *where,
     g_hash_table_insert (out, (gpointer) attribute, (gpointer) value);
 }
 
+static guint
+count_conjuncts (const Node *where)
+{
+  if (where == NULL)
+    return 0;
+  if (where->kind == N_AND)
+    return count_conjuncts (kid (where, 0)) + count_conjuncts (kid (where, 1));
+  return 1;
+}
+
+/* EXISTS(SELECT …) of a transaction: one item by its full key, and a condition on it. */
+static void
+check_exists (Check *c)
+{
+  Statement *st = c->st;
+  g_autoptr(GHashTable) eq = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GString) missing = g_string_new (NULL);
+  guint n;
+
+  if (c->keys == NULL)
+    return;
+  top_equalities (st->where, st->table, eq);
+  n = dyn_key_schema_get_n_attributes (c->keys);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *name = dyn_key_schema_get_attribute (c->keys, i, NULL);
+      if (!g_hash_table_contains (eq, name))
+        {
+          if (missing->len > 0)
+            g_string_append (missing, ", ");
+          g_string_append (missing, name);
+        }
+    }
+  if (missing->len > 0)
+    add_diag (c->lint, "exists", DYN_PARTIQL_ERROR, st->start, st->end,
+              /* Translators: %s is a list of key attributes */
+              g_strdup_printf (_("EXISTS(…) checks one item: its WHERE clause needs an equality on every key attribute (missing: %s)."),
+                               missing->str));
+  else if (count_conjuncts (st->where) <= n)
+    add_diag (c->lint, "exists", DYN_PARTIQL_ERROR, st->start, st->end,
+              g_strdup (_("EXISTS(…) needs a condition on the item besides its key, such as attribute_type(x, 'S') or x = 1.")));
+}
+
 static void
 check_write_key (Check *c)
 {
@@ -2452,6 +2495,8 @@ lint_statement (Linter    *lint,
   switch (st->kind)
     {
     case DYN_PARTIQL_SELECT:
+      if (st->exists)
+        check_exists (&c);
       check_select (&c);
       break;
     case DYN_PARTIQL_UPDATE:
