@@ -1837,6 +1837,405 @@ test_read_get_item (void)
   g_assert_cmpstr (dyn_read_request_get_error_field (read), ==, "Select");
 }
 
+/* PartiQL (issue 12) -------------------------------------------------------------
+ *
+ * dyn_snippet_generate_partiql(): a SELECT with typed parameters that takes
+ * more than one page (items of 300 KB: a page holds at most 1 MB), an INSERT
+ * and transactions of two statements, run by the CLI, boto3 and JavaScript
+ * against DynamoDB Local; Go and Java checked as above. */
+
+static char *partiql_table;
+
+#define PARTIQL_BIG "12345678901234567890123456789012345678"
+#define PARTIQL_SMALL "-0.00000000000000000000000000000000000123"
+
+static const char *
+ensure_partiql_table (void)
+{
+  static const char * const sort_keys[] = {
+    "-12345678901234567890123456789012345678", "0", "1.5", "7", "99999999999999999999999999999999999999",
+    "1E+125",
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autofree char *pad = NULL;
+
+  if (!ensure_table ())
+    return NULL;
+  if (partiql_table != NULL)
+    return partiql_table;
+  partiql_table = dyn_test_table_name ("snippet-partiql");
+  dyn_test_create_table (S.client, partiql_table, "pk:S", "sk:N", NULL, &error);
+  g_assert_no_error (error);
+  pad = g_strnfill (300 * 1024, 'x');
+  items = dyn_test_item_array_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (sort_keys); i++)
+    g_ptr_array_add (items, dyn_test_itemf (
+      "{\"pk\":{\"S\":\"P\"},\"sk\":{\"N\":\"%s\"},\"bin\":{\"B\":\"%s\"},\"it's\":{\"S\":\"q\\\"\"},"
+      "\"nums\":{\"NS\":[\"" PARTIQL_BIG "\",\"1E-130\"]},\"pad\":{\"S\":\"%s\"}}",
+      sort_keys[i], i == 3 ? "AQ==" : "AP8=", i % 3 == 2 ? "small" : pad));
+  dyn_test_load_items (S.client, partiql_table, items, &error);
+  g_assert_no_error (error);
+  return partiql_table;
+}
+
+/* A DynamoDB JSON array as the L value of a statement's ? values. */
+static DynValue *
+partiql_parameters (const char *ddb_json_array)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *wrapped = g_strdup_printf ("{\"L\":%s}", ddb_json_array);
+  g_autoptr(JsonNode) node = json_from_string (wrapped, &error);
+  DynValue *list;
+
+  g_assert_no_error (error);
+  list = dyn_value_from_ddb_json (node, &error);
+  g_assert_no_error (error);
+  return list;
+}
+
+/* Every item Dynoscope's own ExecuteStatement calls read, page after page. */
+static GPtrArray *
+partiql_read (const char *statement,
+              const char *parameters_json,
+              guint      *pages)
+{
+  GPtrArray *items = dyn_test_item_array_new ();
+  g_autofree char *token = NULL;
+
+  *pages = 0;
+  do
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynResponse) response = NULL;
+      g_autoptr(GString) params = g_string_new ("{\"Statement\":");
+      JsonObject *root;
+
+      dyn_json_append_string (params, statement, strlen (statement));
+      g_string_append_printf (params, ",\"Parameters\":%s", parameters_json);
+      if (token != NULL)
+        {
+          g_string_append (params, ",\"NextToken\":");
+          dyn_json_append_string (params, token, strlen (token));
+        }
+      g_string_append_c (params, '}');
+      response = dyn_test_call (S.client, "ExecuteStatement", params->str, &error);
+      g_assert_no_error (error);
+      (*pages)++;
+      for (guint i = 0; response->items != NULL && i < response->items->len; i++)
+        g_ptr_array_add (items, dyn_value_ref (response->items->pdata[i]));
+      root = json_node_get_object (response->root);
+      g_free (token);
+      token = json_object_has_member (root, "NextToken")
+              ? g_strdup (json_object_get_string_member (root, "NextToken")) : NULL;
+    }
+  while (token != NULL);
+  return items;
+}
+
+/* The items of the CLI's responses: one JSON document per page (Items), or
+ * a transaction's Responses (Item). */
+static GPtrArray *
+parse_partiql_cli (const char *out)
+{
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
+  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+  g_autoptr(GString) doc = g_string_new (NULL);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) root = NULL;
+      JsonObject *obj;
+      const char *members[] = { "Items", "Responses" };
+
+      g_string_append (doc, lines[i]);
+      g_string_append_c (doc, '\n');
+      if (strcmp (lines[i], "}") != 0)
+        continue;
+      root = json_from_string (doc->str, &error);
+      g_assert_no_error (error);
+      g_string_truncate (doc, 0);
+      obj = json_node_get_object (root);
+      for (guint m = 0; m < G_N_ELEMENTS (members); m++)
+        {
+          JsonArray *array;
+
+          if (!json_object_has_member (obj, members[m]))
+            continue;
+          array = json_object_get_array_member (obj, members[m]);
+          for (guint k = 0; k < json_array_get_length (array); k++)
+            {
+              JsonNode *node = json_array_get_element (array, k);
+              DynValue *item;
+
+              if (m == 1)
+                {
+                  /* A transaction's answer: {"Item": …} or {} */
+                  JsonObject *answer = json_node_get_object (node);
+
+                  if (!json_object_has_member (answer, "Item"))
+                    continue;
+                  node = json_object_get_member (answer, "Item");
+                }
+              item = dyn_item_from_ddb_json (node, &error);
+              g_assert_no_error (error);
+              g_ptr_array_add (items, item);
+            }
+        }
+    }
+  g_assert_true (is_blank (doc->str));
+  return g_steal_pointer (&items);
+}
+
+/* Runs the snippet of @statements in @lang against DynamoDB Local and
+ * returns the items it printed. */
+static GPtrArray *
+run_partiql (DynSnippetLanguage  lang,
+             GPtrArray          *statements,
+             GPtrArray          *parameters)
+{
+  g_autofree char *code = dyn_snippet_generate_partiql (lang, statements, parameters,
+                                                        dyn_test_server_get_endpoint (S.server),
+                                                        DYN_TEST_REGION);
+  g_autofree char *out = NULL;
+
+  if (g_test_verbose ())
+    g_test_message ("%s", code);
+  out = run_snippet (lang, code, FALSE);
+  return lang == DYN_SNIPPET_CLI ? parse_partiql_cli (out) : parse_items (lang, out);
+}
+
+static void
+test_partiql_select_pages (void)
+{
+  const char *table = ensure_partiql_table ();
+  const char *parameters_json = "[{\"S\":\"P\"},{\"N\":\"-12345678901234567890123456789012345678\"},{\"B\":\"AP8=\"}]";
+  g_autoptr(GPtrArray) statements = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) parameters = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  g_autoptr(GPtrArray) expected = NULL;
+  guint pages = 0, ran = 0;
+
+  if (table == NULL)
+    return;
+  g_ptr_array_add (statements, g_strdup_printf ("SELECT * FROM \"%s\" WHERE pk = ? AND sk >= ? AND bin = ?", table));
+  g_ptr_array_add (parameters, partiql_parameters (parameters_json));
+  expected = partiql_read (statements->pdata[0], parameters_json, &pages);
+  /* Five items of the six (one has other bytes), over more than one page. */
+  g_assert_cmpuint (expected->len, ==, 5);
+  g_assert_cmpuint (pages, >, 1);
+
+  for (guint i = 0; i < RUN_LANGS; i++)
+    {
+      g_autoptr(GPtrArray) got = NULL;
+
+      if (S.tool[run_langs[i]] == NULL)
+        continue;
+      got = run_partiql (run_langs[i], statements, parameters);
+      assert_items_equal (run_langs[i], got, expected);
+      ran++;
+    }
+  if (ran == 0)
+    g_test_skip ("no SDK tool to run the snippets with");
+}
+
+static void
+test_partiql_insert (void)
+{
+  const char *table = ensure_partiql_table ();
+  guint ran = 0;
+
+  if (table == NULL)
+    return;
+  for (guint i = 0; i < RUN_LANGS; i++)
+    {
+      DynSnippetLanguage lang = run_langs[i];
+      const char *name = dyn_snippet_language_to_string (lang);
+      g_autoptr(GPtrArray) statements = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) parameters = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+      g_autoptr(GPtrArray) got = NULL;
+      g_autoptr(DynValue) key = NULL;
+      g_autoptr(DynValue) stored = NULL;
+      g_autoptr(DynValue) expected = NULL;
+      g_autofree char *values = NULL;
+
+      if (S.tool[lang] == NULL)
+        continue;
+      values = g_strdup_printf ("[{\"S\":\"INS#%s\"},{\"N\":\"" PARTIQL_BIG "\"},{\"B\":\"AAH/\"},"
+                                "{\"N\":\"" PARTIQL_SMALL "\"},{\"SS\":[\"a\",\"it's\"]},"
+                                "{\"M\":{\"deep\":{\"L\":[{\"NULL\":true},{\"BOOL\":false},{\"BS\":[\"AQ==\"]}]}}}]",
+                                name);
+      g_ptr_array_add (statements, g_strdup_printf (
+        "INSERT INTO \"%s\" VALUE {'pk': ?, 'sk': ?, 'bin': ?, 'small': ?, 'tags': ?, 'it''s': ?}", table));
+      g_ptr_array_add (parameters, partiql_parameters (values));
+      got = run_partiql (lang, statements, parameters);
+      g_assert_cmpuint (got->len, ==, 0);
+
+      key = dyn_test_itemf ("{\"pk\":{\"S\":\"INS#%s\"},\"sk\":{\"N\":\"" PARTIQL_BIG "\"}}", name);
+      stored = dyn_test_get_item (S.client, table, key, TRUE);
+      expected = dyn_test_itemf ("{\"pk\":{\"S\":\"INS#%s\"},\"sk\":{\"N\":\"" PARTIQL_BIG "\"},"
+                                 "\"bin\":{\"B\":\"AAH/\"},\"small\":{\"N\":\"" PARTIQL_SMALL "\"},"
+                                 "\"tags\":{\"SS\":[\"a\",\"it's\"]},"
+                                 "\"it's\":{\"M\":{\"deep\":{\"L\":[{\"NULL\":true},{\"BOOL\":false},{\"BS\":[\"AQ==\"]}]}}}}",
+                                 name);
+      g_assert_nonnull (stored);
+      if (!dyn_value_equal (stored, expected))
+        {
+          g_autofree char *a = dyn_item_to_ddb_json_string (stored);
+
+          g_error ("%s: INSERT stored %s", dyn_snippet_language_get_label (lang), a);
+        }
+      ran++;
+    }
+  if (ran == 0)
+    g_test_skip ("no SDK tool to run the snippets with");
+}
+
+static void
+test_partiql_transaction (void)
+{
+  const char *table = ensure_partiql_table ();
+  guint ran = 0;
+
+  if (table == NULL)
+    return;
+  for (guint i = 0; i < RUN_LANGS; i++)
+    {
+      DynSnippetLanguage lang = run_langs[i];
+      const char *name = dyn_snippet_language_to_string (lang);
+      g_autoptr(GPtrArray) writes = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) write_params = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+      g_autoptr(GPtrArray) reads = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) read_params = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+      g_autoptr(GPtrArray) got = NULL;
+      g_autoptr(GPtrArray) expected = dyn_test_item_array_new ();
+      g_autofree char *insert = NULL, *key = NULL;
+
+      if (S.tool[lang] == NULL)
+        continue;
+      /* Two writes: an INSERT, and an UPDATE of another item. */
+      g_ptr_array_add (writes, g_strdup_printf ("INSERT INTO \"%s\" VALUE {'pk': ?, 'sk': ?, 'n': ?}", table));
+      insert = g_strdup_printf ("[{\"S\":\"TX#%s\"},{\"N\":\"1\"},{\"N\":\"" PARTIQL_BIG "\"}]", name);
+      g_ptr_array_add (write_params, partiql_parameters (insert));
+      g_ptr_array_add (writes, g_strdup_printf ("UPDATE \"%s\" SET n = ? WHERE pk = ? AND sk = ?", table));
+      g_ptr_array_add (write_params, partiql_parameters ("[{\"B\":\"AP8=\"},{\"S\":\"P\"},{\"N\":\"7\"}]"));
+      got = run_partiql (lang, writes, write_params);
+      g_assert_cmpuint (got->len, ==, 0);
+      g_clear_pointer (&got, g_ptr_array_unref);
+
+      /* Two reads by full key: both items, as the writes left them. */
+      key = g_strdup_printf ("[{\"S\":\"TX#%s\"},{\"N\":\"1\"}]", name);
+      g_ptr_array_add (reads, g_strdup_printf ("SELECT pk, sk, n FROM \"%s\" WHERE pk = ? AND sk = ?", table));
+      g_ptr_array_add (read_params, partiql_parameters (key));
+      g_ptr_array_add (reads, g_strdup_printf ("SELECT pk, sk, n FROM \"%s\" WHERE pk = ? AND sk = ?", table));
+      g_ptr_array_add (read_params, partiql_parameters ("[{\"S\":\"P\"},{\"N\":\"7\"}]"));
+      g_ptr_array_add (expected, dyn_test_itemf ("{\"pk\":{\"S\":\"TX#%s\"},\"sk\":{\"N\":\"1\"},"
+                                                 "\"n\":{\"N\":\"" PARTIQL_BIG "\"}}", name));
+      g_ptr_array_add (expected, dyn_test_item ("{\"pk\":{\"S\":\"P\"},\"sk\":{\"N\":\"7\"},\"n\":{\"B\":\"AP8=\"}}"));
+      got = run_partiql (lang, reads, read_params);
+      assert_items_equal (lang, got, expected);
+      ran++;
+    }
+  if (ran == 0)
+    g_test_skip ("no SDK tool to run the snippets with");
+}
+
+static void
+test_partiql_go_java (void)
+{
+  g_autoptr(GPtrArray) one = g_ptr_array_new ();
+  g_autoptr(GPtrArray) two = g_ptr_array_new ();
+  g_autoptr(GPtrArray) one_params = g_ptr_array_new ();
+  g_autoptr(GPtrArray) two_params = g_ptr_array_new ();
+  g_autoptr(DynValue) values = partiql_parameters ("[{\"S\":\"it's \\\"x\\\"\"},{\"N\":\"" PARTIQL_BIG "\"},"
+                                                   "{\"B\":\"AAH/\"},{\"SS\":[\"a\"]},{\"L\":[{\"NULL\":true}]}]");
+
+  check_tools ();
+  g_ptr_array_add (one, (gpointer) "SELECT * FROM \"Work-spaces\" WHERE pk = ? AND sk > ? AND bin = ? AND tags = ? AND l = ?");
+  g_ptr_array_add (one_params, values);
+  g_ptr_array_add (two, (gpointer) "UPDATE \"Work-spaces\" SET n = ? WHERE pk = 'a' AND sk = ? AND b = ? AND t = ? AND l = ?");
+  g_ptr_array_add (two, (gpointer) "DELETE FROM \"Work-spaces\" WHERE pk = 'b' AND sk = 2");
+  g_ptr_array_add (two_params, values);
+  g_ptr_array_add (two_params, NULL);
+
+  for (guint round = 0; round < 2; round++)
+    {
+      GPtrArray *statements = round == 0 ? one : two;
+      GPtrArray *parameters = round == 0 ? one_params : two_params;
+      g_autofree char *go = dyn_snippet_generate_partiql (DYN_SNIPPET_GO, statements, parameters,
+                                                          "http://localhost:8000", "eu-central-1");
+      g_autofree char *java = dyn_snippet_generate_partiql (DYN_SNIPPET_JAVA, statements, parameters,
+                                                            "http://localhost:8000", "eu-central-1");
+      g_autofree char *go_plain = dyn_snippet_generate_partiql (DYN_SNIPPET_GO, statements, NULL, NULL, NULL);
+      g_autofree char *java_plain = dyn_snippet_generate_partiql (DYN_SNIPPET_JAVA, statements, NULL, NULL, NULL);
+
+      if (g_test_verbose ())
+        g_test_message ("%s\n%s\n%s\n%s", go, java, go_plain, java_plain);
+      assert_balanced (go, "Go");
+      assert_balanced (java, "Java");
+      assert_balanced (go_plain, "Go");
+      assert_balanced (java_plain, "Java");
+      assert_contains (go, "o.BaseEndpoint = aws.String(\"http://localhost:8000\")");
+      assert_contains (go, "config.LoadDefaultConfig(ctx, config.WithRegion(\"eu-central-1\"))");
+      assert_contains (java, ".endpointOverride(URI.create(\"http://localhost:8000\"))");
+      assert_contains (go, "&types.AttributeValueMemberN{Value: \"" PARTIQL_BIG "\"}");
+      assert_contains (go, "&types.AttributeValueMemberB{Value: []byte(\"\\x00\\x01\\xff\")}");
+      assert_contains (go, "&types.AttributeValueMemberS{Value: \"it's \\\"x\\\"\"}");
+      assert_contains (java, "AttributeValue.builder().n(\"" PARTIQL_BIG "\").build()");
+      assert_contains (java, "SdkBytes.fromByteArray(Base64.getDecoder().decode(\"AAH/\"))");
+      assert_contains (go_plain, "client := dynamodb.NewFromConfig(cfg)\n");
+      assert_contains (java_plain, "DynamoDbClient client = DynamoDbClient.create()");
+      assert_lacks (go_plain, "Parameters");
+      assert_lacks (java_plain, ".parameters(");
+      assert_lacks (go, "Credentials");
+      assert_lacks (java, "Credentials");
+      if (round == 0)
+        {
+          assert_contains (go, "client.ExecuteStatement(ctx, input)");
+          assert_contains (go, "input.NextToken = page.NextToken");
+          assert_contains (go, "Statement: aws.String(\"SELECT * FROM \\\"Work-spaces\\\" WHERE pk = ?");
+          assert_contains (java, "client.executeStatement(request)");
+          assert_contains (java, ".nextToken(nextToken)");
+        }
+      else
+        {
+          assert_contains (go, "client.ExecuteTransaction(ctx, input)");
+          assert_contains (go, "TransactStatements: []types.ParameterizedStatement{");
+          assert_contains (java, "client.executeTransaction(request)");
+          assert_contains (java, "ParameterizedStatement.builder()");
+        }
+      check_gofmt (go);
+      check_gofmt (go_plain);
+      check_javac (java);
+      check_javac (java_plain);
+    }
+}
+
+/* The CLI, boto3 and JavaScript texts without running them: the statement
+ * is one literal, written once and sent unchanged with each NextToken. */
+static void
+test_partiql_text (void)
+{
+  g_autoptr(GPtrArray) one = g_ptr_array_new ();
+  g_autofree char *cli = NULL, *py = NULL, *js = NULL;
+
+  g_ptr_array_add (one, (gpointer) "SELECT * FROM \"t\" WHERE pk = 'it''s' -- x");
+  cli = dyn_snippet_generate_partiql (DYN_SNIPPET_CLI, one, NULL, NULL, "us-west-2");
+  assert_contains (cli, "statement='SELECT * FROM \"t\" WHERE pk = '\\''it'\\'''\\''s'\\'' -- x'\n");
+  assert_contains (cli, "--statement=\"$statement\"");
+  assert_contains (cli, "--next-token=\"$token\"");
+  assert_contains (cli, "--region=us-west-2");
+  assert_lacks (cli, "--parameters");
+  assert_lacks (cli, "--endpoint-url");
+  py = dyn_snippet_generate_partiql (DYN_SNIPPET_BOTO3, one, NULL, NULL, NULL);
+  assert_contains (py, "client = boto3.client(\"dynamodb\")\n");
+  assert_contains (py, "params[\"NextToken\"] = response[\"NextToken\"]");
+  assert_lacks (py, "Parameters");
+  js = dyn_snippet_generate_partiql (DYN_SNIPPET_JS, one, NULL, NULL, NULL);
+  assert_contains (js, "new DynamoDBClient({})");
+  assert_contains (js, "input.NextToken = response.NextToken;");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1865,6 +2264,11 @@ main (int argc, char **argv)
   g_test_add_func ("/dyn/snippet/read-options/count", test_read_options_count);
   g_test_add_func ("/dyn/snippet/read-options/limit-zero", test_read_options_limit_zero);
   g_test_add_func ("/dyn/snippet/read-options/get-item", test_read_get_item);
+  g_test_add_func ("/dyn/snippet/partiql/text", test_partiql_text);
+  g_test_add_func ("/dyn/snippet/partiql/go-java", test_partiql_go_java);
+  g_test_add_func ("/dyn/snippet/partiql/select-pages", test_partiql_select_pages);
+  g_test_add_func ("/dyn/snippet/partiql/insert", test_partiql_insert);
+  g_test_add_func ("/dyn/snippet/partiql/transaction", test_partiql_transaction);
 
   ret = g_test_run ();
 
@@ -1872,6 +2276,11 @@ main (int argc, char **argv)
     {
       g_autoptr(GError) error = NULL;
 
+      if (partiql_table != NULL)
+        {
+          dyn_test_delete_table (S.client, partiql_table, &error);
+          g_assert_no_error (error);
+        }
       dyn_test_delete_table (S.client, S.table, &error);
       g_assert_no_error (error);
       g_assert_finalize_object (S.client);
@@ -1880,6 +2289,7 @@ main (int argc, char **argv)
     remove_tree (S.home);
   g_free (S.home);
   g_free (S.table);
+  g_free (partiql_table);
   g_free (S.node_modules);
   for (guint i = 0; i < DYN_SNIPPET_N_LANGUAGES; i++)
     g_free (S.tool[i]);

@@ -21,8 +21,8 @@ shell_safe (const char *s)
   return TRUE;
 }
 
-static void
-shell_quote (GString    *out,
+void
+_dyn_snippet_shell_quote (GString    *out,
              const char *s)
 {
   if (shell_safe (s))
@@ -41,8 +41,8 @@ shell_quote (GString    *out,
   g_string_append_c (out, '\'');
 }
 
-static void
-cli_option (GString    *out,
+void
+_dyn_snippet_cli_option (GString    *out,
             const char *option,
             const char *value)
 {
@@ -52,7 +52,7 @@ cli_option (GString    *out,
     return;
   /* A value that starts with "-" would read as an option. */
   g_string_append_c (out, value[0] == '-' ? '=' : ' ');
-  shell_quote (out, value);
+  _dyn_snippet_shell_quote (out, value);
 }
 
 static char *
@@ -127,20 +127,20 @@ _dyn_snippet_generate_cli (GString          *out,
         {
         case DYN_SNIPPET_PARAM_STRING:
         case DYN_SNIPPET_PARAM_ENUM:
-          cli_option (out, option, p->string);
+          _dyn_snippet_cli_option (out, option, p->string);
           break;
         case DYN_SNIPPET_PARAM_BOOL:
           if (p->boolean)
-            cli_option (out, option, NULL);
+            _dyn_snippet_cli_option (out, option, NULL);
           else
             {
               g_autofree char *negated = g_strconcat ("no-", option, NULL);
-              cli_option (out, negated, NULL);
+              _dyn_snippet_cli_option (out, negated, NULL);
             }
           break;
         case DYN_SNIPPET_PARAM_INT:
           text = g_strdup_printf ("%" G_GINT64_FORMAT, p->number);
-          cli_option (out, strcmp (p->name, "Limit") == 0 ? "page-size" : option, text);
+          _dyn_snippet_cli_option (out, strcmp (p->name, "Limit") == 0 ? "page-size" : option, text);
           break;
         case DYN_SNIPPET_PARAM_ITEM:
           text = dyn_item_to_ddb_json_string (p->item);
@@ -151,27 +151,27 @@ _dyn_snippet_generate_cli (GString          *out,
               g_autofree char *token_json = g_strdup_printf ("{\"ExclusiveStartKey\": %s}", text);
               g_autofree char *token = g_base64_encode ((const guchar *) token_json, strlen (token_json));
 
-              cli_option (out, "starting-token", token);
+              _dyn_snippet_cli_option (out, "starting-token", token);
             }
           else
-            cli_option (out, option, text);
+            _dyn_snippet_cli_option (out, option, text);
           break;
         case DYN_SNIPPET_PARAM_NAMES:
           text = cli_names_json (p);
-          cli_option (out, option, text);
+          _dyn_snippet_cli_option (out, option, text);
           break;
         case DYN_SNIPPET_PARAM_VALUES:
           text = cli_values_json (p);
-          cli_option (out, option, text);
+          _dyn_snippet_cli_option (out, option, text);
           break;
         default:
           g_assert_not_reached ();
         }
     }
   if (endpoint != NULL)
-    cli_option (out, "endpoint-url", endpoint);
+    _dyn_snippet_cli_option (out, "endpoint-url", endpoint);
   if (region != NULL)
-    cli_option (out, "region", region);
-  cli_option (out, "output", "json");
+    _dyn_snippet_cli_option (out, "region", region);
+  _dyn_snippet_cli_option (out, "output", "json");
   g_string_append_c (out, '\n');
 }

@@ -26,8 +26,8 @@ go_entry_clear (gpointer data)
   g_free (e->value);
 }
 
-static GArray *
-go_entries_new (void)
+GArray *
+_dyn_snippet_go_entries_new (void)
 {
   GArray *entries = g_array_new (FALSE, TRUE, sizeof (GoEntry));
 
@@ -35,8 +35,8 @@ go_entries_new (void)
   return entries;
 }
 
-static void
-go_entries_add (GArray *entries,
+void
+_dyn_snippet_go_entries_add (GArray *entries,
                 char   *key,
                 char   *value)
 {
@@ -48,8 +48,8 @@ go_entries_add (GArray *entries,
 /* The rules of go/printer's exprList: a new alignment section starts at a
  * multi-line element, or when key sizes above 40 differ too much from the
  * section's geometric mean. */
-static void
-go_append_entries (GString *out,
+void
+_dyn_snippet_go_append_entries (GString *out,
                    GArray  *entries,
                    guint    indent)
 {
@@ -116,8 +116,8 @@ go_append_entries (GString *out,
     }
 }
 
-static void
-go_string (GString    *out,
+void
+_dyn_snippet_go_string (GString    *out,
            const char *str,
            gsize       len)
 {
@@ -146,8 +146,8 @@ go_bytes (GString *out,
   g_string_append (out, "\")");
 }
 
-static void
-go_value (GString        *out,
+void
+_dyn_snippet_go_value (GString        *out,
           const DynValue *v)
 {
   DynValueType type = dyn_value_get_value_type (v);
@@ -157,10 +157,10 @@ go_value (GString        *out,
   switch (type)
     {
     case DYN_VALUE_S:
-      go_string (out, dyn_value_get_string (v), dyn_value_get_string_length (v));
+      _dyn_snippet_go_string (out, dyn_value_get_string (v), dyn_value_get_string_length (v));
       break;
     case DYN_VALUE_N:
-      go_string (out, dyn_value_get_number (v), strlen (dyn_value_get_number (v)));
+      _dyn_snippet_go_string (out, dyn_value_get_number (v), strlen (dyn_value_get_number (v)));
       break;
     case DYN_VALUE_B:
       go_bytes (out, dyn_value_get_binary (v));
@@ -180,9 +180,9 @@ go_value (GString        *out,
 
           if (i > 0)
             g_string_append (out, ", ");
-          go_string (out, name, strlen (name));
+          _dyn_snippet_go_string (out, name, strlen (name));
           g_string_append (out, ": ");
-          go_value (out, dyn_value_map_get_value (v, i));
+          _dyn_snippet_go_value (out, dyn_value_map_get_value (v, i));
         }
       g_string_append_c (out, '}');
       break;
@@ -193,7 +193,7 @@ go_value (GString        *out,
         {
           if (i > 0)
             g_string_append (out, ", ");
-          go_value (out, dyn_value_list_get (v, i));
+          _dyn_snippet_go_value (out, dyn_value_list_get (v, i));
         }
       g_string_append_c (out, '}');
       break;
@@ -211,7 +211,7 @@ go_value (GString        *out,
           else
             {
               const char *s = dyn_value_set_get_string (v, i);
-              go_string (out, s, strlen (s));
+              _dyn_snippet_go_string (out, s, strlen (s));
             }
         }
       g_string_append_c (out, '}');
@@ -228,7 +228,7 @@ static char *
 go_map_literal (const DynSnippetParam *p,
                 guint                  indent)
 {
-  g_autoptr(GArray) entries = go_entries_new ();
+  g_autoptr(GArray) entries = _dyn_snippet_go_entries_new ();
   GString *s = g_string_new (NULL);
 
   if (p->kind == DYN_SNIPPET_PARAM_ITEM)
@@ -239,9 +239,9 @@ go_map_literal (const DynSnippetParam *p,
           GString *key = g_string_new (NULL);
           GString *value = g_string_new (NULL);
 
-          go_string (key, name, strlen (name));
-          go_value (value, dyn_value_map_get_value (p->item, k));
-          go_entries_add (entries, g_string_free (key, FALSE), g_string_free (value, FALSE));
+          _dyn_snippet_go_string (key, name, strlen (name));
+          _dyn_snippet_go_value (value, dyn_value_map_get_value (p->item, k));
+          _dyn_snippet_go_entries_add (entries, g_string_free (key, FALSE), g_string_free (value, FALSE));
         }
     }
   else
@@ -253,18 +253,18 @@ go_map_literal (const DynSnippetParam *p,
           GString *key = g_string_new (NULL);
           GString *value = g_string_new (NULL);
 
-          go_string (key, name, strlen (name));
+          _dyn_snippet_go_string (key, name, strlen (name));
           if (p->kind == DYN_SNIPPET_PARAM_NAMES)
-            go_string (value, v, strlen (v));
+            _dyn_snippet_go_string (value, v, strlen (v));
           else
-            go_value (value, v);
-          go_entries_add (entries, g_string_free (key, FALSE), g_string_free (value, FALSE));
+            _dyn_snippet_go_value (value, v);
+          _dyn_snippet_go_entries_add (entries, g_string_free (key, FALSE), g_string_free (value, FALSE));
         }
     }
 
   g_string_append (s, p->kind == DYN_SNIPPET_PARAM_NAMES
                       ? "map[string]string{\n" : "map[string]types.AttributeValue{\n");
-  go_append_entries (s, entries, indent);
+  _dyn_snippet_go_append_entries (s, entries, indent);
   _dyn_snippet_append_indent (s, indent - 1, '\t');
   g_string_append_c (s, '}');
   return g_string_free (s, FALSE);
@@ -278,7 +278,7 @@ _dyn_snippet_generate_go (GString          *out,
                           const char       *region)
 {
   const char *op_name = dyn_operation_get_name (req->op);
-  g_autoptr(GArray) fields = go_entries_new ();
+  g_autoptr(GArray) fields = _dyn_snippet_go_entries_new ();
   DynSnippetAction action = _dyn_snippet_request_action (req);
   gboolean prints = _dyn_snippet_action_prints_items (action);
   gboolean uses_types = prints || _dyn_snippet_params_have_values (params);
@@ -293,7 +293,7 @@ _dyn_snippet_generate_go (GString          *out,
         {
         case DYN_SNIPPET_PARAM_STRING:
           g_string_append (value, "aws.String(");
-          go_string (value, p->string, strlen (p->string));
+          _dyn_snippet_go_string (value, p->string, strlen (p->string));
           g_string_append_c (value, ')');
           break;
         case DYN_SNIPPET_PARAM_ENUM:
@@ -306,7 +306,7 @@ _dyn_snippet_generate_go (GString          *out,
           else
             {
               g_string_append_printf (value, "types.%s(", _dyn_snippet_enum_type (p->name));
-              go_string (value, p->string, strlen (p->string));
+              _dyn_snippet_go_string (value, p->string, strlen (p->string));
               g_string_append_c (value, ')');
             }
           break;
@@ -327,7 +327,7 @@ _dyn_snippet_generate_go (GString          *out,
         default:
           g_assert_not_reached ();
         }
-      go_entries_add (fields, g_strdup (p->name), g_string_free (value, FALSE));
+      _dyn_snippet_go_entries_add (fields, g_strdup (p->name), g_string_free (value, FALSE));
     }
 
   g_string_append (out, "package main\n\nimport (\n\t\"context\"\n");
@@ -367,7 +367,7 @@ _dyn_snippet_generate_go (GString          *out,
   if (region != NULL)
     {
       g_string_append (out, "\tcfg, err := config.LoadDefaultConfig(ctx, config.WithRegion(");
-      go_string (out, region, strlen (region));
+      _dyn_snippet_go_string (out, region, strlen (region));
       g_string_append (out, "))\n");
     }
   else
@@ -378,14 +378,14 @@ _dyn_snippet_generate_go (GString          *out,
       g_string_append (out,
                        "\tclient := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {\n"
                        "\t\to.BaseEndpoint = aws.String(");
-      go_string (out, endpoint, strlen (endpoint));
+      _dyn_snippet_go_string (out, endpoint, strlen (endpoint));
       g_string_append (out, ")\n\t})\n");
     }
   else
     g_string_append (out, "\tclient := dynamodb.NewFromConfig(cfg)\n");
 
   g_string_append_printf (out, "\n\tinput := &dynamodb.%sInput{\n", op_name);
-  go_append_entries (out, fields, 2);
+  _dyn_snippet_go_append_entries (out, fields, 2);
   g_string_append (out, "\t}\n");
 
   if (paged)

@@ -9,15 +9,8 @@
 
 /* Java (SDK v2) ------------------------------------------------------------------ */
 
-typedef struct {
-  gboolean list;
-  gboolean map;
-  gboolean base64;
-  gboolean sdk_bytes;
-} JavaUses;
-
-static void
-java_string (GString    *out,
+void
+_dyn_snippet_java_string (GString    *out,
              const char *str,
              gsize       len)
 {
@@ -27,13 +20,13 @@ java_string (GString    *out,
 static void
 java_bytes (GString  *out,
             GBytes   *bytes,
-            JavaUses *uses)
+            DynSnippetJavaUses *uses)
 {
   uses->sdk_bytes = TRUE;
   if (_dyn_snippet_bytes_are_text (bytes))
     {
       g_string_append (out, "SdkBytes.fromUtf8String(");
-      java_string (out, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+      _dyn_snippet_java_string (out, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
       g_string_append_c (out, ')');
     }
   else
@@ -45,13 +38,11 @@ java_bytes (GString  *out,
     }
 }
 
-static void java_value (GString *out, const DynValue *v, JavaUses *uses);
-
 /* Map.of takes at most ten pairs; Map.ofEntries any number. */
 static void
 java_map_open (GString  *out,
                guint     n,
-               JavaUses *uses)
+               DynSnippetJavaUses *uses)
 {
   uses->map = TRUE;
   g_string_append (out, n > 10 ? "Map.ofEntries(" : "Map.of(");
@@ -73,10 +64,10 @@ java_map_pair_close (GString *out,
     g_string_append_c (out, ')');
 }
 
-static void
-java_value (GString        *out,
+void
+_dyn_snippet_java_value (GString        *out,
             const DynValue *v,
-            JavaUses       *uses)
+            DynSnippetJavaUses       *uses)
 {
   DynValueType type = dyn_value_get_value_type (v);
   guint n;
@@ -86,11 +77,11 @@ java_value (GString        *out,
     {
     case DYN_VALUE_S:
       g_string_append (out, "s(");
-      java_string (out, dyn_value_get_string (v), dyn_value_get_string_length (v));
+      _dyn_snippet_java_string (out, dyn_value_get_string (v), dyn_value_get_string_length (v));
       break;
     case DYN_VALUE_N:
       g_string_append (out, "n(");
-      java_string (out, dyn_value_get_number (v), strlen (dyn_value_get_number (v)));
+      _dyn_snippet_java_string (out, dyn_value_get_number (v), strlen (dyn_value_get_number (v)));
       break;
     case DYN_VALUE_B:
       g_string_append (out, "b(");
@@ -113,9 +104,9 @@ java_value (GString        *out,
           if (i > 0)
             g_string_append (out, ", ");
           java_map_pair_open (out, n);
-          java_string (out, name, strlen (name));
+          _dyn_snippet_java_string (out, name, strlen (name));
           g_string_append (out, ", ");
-          java_value (out, dyn_value_map_get_value (v, i), uses);
+          _dyn_snippet_java_value (out, dyn_value_map_get_value (v, i), uses);
           java_map_pair_close (out, n);
         }
       g_string_append_c (out, ')');
@@ -128,7 +119,7 @@ java_value (GString        *out,
         {
           if (i > 0)
             g_string_append (out, ", ");
-          java_value (out, dyn_value_list_get (v, i), uses);
+          _dyn_snippet_java_value (out, dyn_value_list_get (v, i), uses);
         }
       g_string_append_c (out, ')');
       break;
@@ -146,7 +137,7 @@ java_value (GString        *out,
           else
             {
               const char *s = dyn_value_set_get_string (v, i);
-              java_string (out, s, strlen (s));
+              _dyn_snippet_java_string (out, s, strlen (s));
             }
         }
       break;
@@ -159,7 +150,7 @@ java_value (GString        *out,
 static void
 java_chain_map (GString               *out,
                 const DynSnippetParam *p,
-                JavaUses              *uses)
+                DynSnippetJavaUses              *uses)
 {
   guint n = p->kind == DYN_SNIPPET_PARAM_ITEM ? dyn_value_get_length (p->item) : p->keys->len;
 
@@ -173,9 +164,9 @@ java_chain_map (GString               *out,
       if (p->kind == DYN_SNIPPET_PARAM_ITEM)
         {
           name = dyn_value_map_get_name (p->item, k);
-          java_string (out, name, strlen (name));
+          _dyn_snippet_java_string (out, name, strlen (name));
           g_string_append (out, ", ");
-          java_value (out, dyn_value_map_get_value (p->item, k), uses);
+          _dyn_snippet_java_value (out, dyn_value_map_get_value (p->item, k), uses);
         }
       else
         {
@@ -183,12 +174,12 @@ java_chain_map (GString               *out,
 
           name = p->keys->pdata[k];
           v = g_hash_table_lookup (p->map, name);
-          java_string (out, name, strlen (name));
+          _dyn_snippet_java_string (out, name, strlen (name));
           g_string_append (out, ", ");
           if (p->kind == DYN_SNIPPET_PARAM_NAMES)
-            java_string (out, v, strlen (v));
+            _dyn_snippet_java_string (out, v, strlen (v));
           else
-            java_value (out, v, uses);
+            _dyn_snippet_java_value (out, v, uses);
         }
       java_map_pair_close (out, n);
       if (k + 1 < n)
@@ -208,7 +199,7 @@ _dyn_snippet_generate_java (GString          *out,
   g_autofree char *method = _dyn_snippet_lower_camel_case (op_name);
   g_autoptr(GString) chain = g_string_new (NULL);
   g_autoptr(GPtrArray) model = g_ptr_array_new_with_free_func (g_free);
-  JavaUses uses = { FALSE, };
+  DynSnippetJavaUses uses = { FALSE, };
   DynSnippetAction action = _dyn_snippet_request_action (req);
   gboolean paged = action == DYN_SNIPPET_ACTION_ITEMS || action == DYN_SNIPPET_ACTION_COUNT;
 
@@ -229,7 +220,7 @@ _dyn_snippet_generate_java (GString          *out,
       switch (p->kind)
         {
         case DYN_SNIPPET_PARAM_STRING:
-          java_string (chain, p->string, strlen (p->string));
+          _dyn_snippet_java_string (chain, p->string, strlen (p->string));
           break;
         case DYN_SNIPPET_PARAM_ENUM:
           if (_dyn_snippet_is_known_enum (p->name, p->string))
@@ -241,7 +232,7 @@ _dyn_snippet_generate_java (GString          *out,
                 g_ptr_array_add (model, g_strdup (type));
             }
           else
-            java_string (chain, p->string, strlen (p->string));
+            _dyn_snippet_java_string (chain, p->string, strlen (p->string));
           break;
         case DYN_SNIPPET_PARAM_BOOL:
           g_string_append (chain, p->boolean ? "true" : "false");
@@ -291,13 +282,13 @@ _dyn_snippet_generate_java (GString          *out,
       if (endpoint != NULL)
         {
           g_string_append (out, "                .endpointOverride(URI.create(");
-          java_string (out, endpoint, strlen (endpoint));
+          _dyn_snippet_java_string (out, endpoint, strlen (endpoint));
           g_string_append (out, "))\n");
         }
       if (region != NULL)
         {
           g_string_append (out, "                .region(Region.of(");
-          java_string (out, region, strlen (region));
+          _dyn_snippet_java_string (out, region, strlen (region));
           g_string_append (out, "))\n");
         }
       g_string_append (out, "                .build()) {\n");

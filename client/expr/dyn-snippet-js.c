@@ -48,8 +48,8 @@ js_bytes (GString *out,
   g_string_append_c (out, ')');
 }
 
-static void
-js_value (GString        *out,
+void
+_dyn_snippet_js_value (GString        *out,
           const DynValue *v)
 {
   DynValueType type = dyn_value_get_value_type (v);
@@ -87,7 +87,7 @@ js_value (GString        *out,
             g_string_append (out, ", ");
           js_key (out, dyn_value_map_get_name (v, i));
           g_string_append (out, ": ");
-          js_value (out, dyn_value_map_get_value (v, i));
+          _dyn_snippet_js_value (out, dyn_value_map_get_value (v, i));
         }
       g_string_append (out, " }");
       break;
@@ -98,7 +98,7 @@ js_value (GString        *out,
         {
           if (i > 0)
             g_string_append (out, ", ");
-          js_value (out, dyn_value_list_get (v, i));
+          _dyn_snippet_js_value (out, dyn_value_list_get (v, i));
         }
       g_string_append_c (out, ']');
       break;
@@ -195,7 +195,7 @@ _dyn_snippet_generate_js (GString          *out,
               g_string_append (out, "    ");
               js_key (out, dyn_value_map_get_name (p->item, k));
               g_string_append (out, ": ");
-              js_value (out, dyn_value_map_get_value (p->item, k));
+              _dyn_snippet_js_value (out, dyn_value_map_get_value (p->item, k));
               g_string_append (out, ",\n");
             }
           g_string_append (out, "  }");
@@ -213,7 +213,7 @@ _dyn_snippet_generate_js (GString          *out,
               if (p->kind == DYN_SNIPPET_PARAM_NAMES)
                 _dyn_snippet_append_json_string (out, value);
               else
-                js_value (out, value);
+                _dyn_snippet_js_value (out, value);
               g_string_append (out, ",\n");
             }
           g_string_append (out, "  }");

@@ -89,6 +89,48 @@ void              _dyn_snippet_append_s_value      (GString                *out,
                                                     const DynValue         *v,
                                                     DynSnippetLiteralStyle  style);
 
+/* The languages' own spellings of values and strings, shared by the request
+ * snippets and the PartiQL ones (dyn-snippet-partiql.c). */
+void              _dyn_snippet_shell_quote         (GString          *out,
+                                                    const char       *s);
+/* Appends "--option value" on a continued line (no value: a flag). */
+void              _dyn_snippet_cli_option          (GString          *out,
+                                                    const char       *option,
+                                                    const char       *value);
+gboolean          _dyn_snippet_py_needs_base64     (const DynValue   *v);
+void              _dyn_snippet_py_value            (GString          *out,
+                                                    const DynValue   *v);
+void              _dyn_snippet_js_value            (GString          *out,
+                                                    const DynValue   *v);
+void              _dyn_snippet_go_string           (GString          *out,
+                                                    const char       *str,
+                                                    gsize             len);
+void              _dyn_snippet_go_value            (GString          *out,
+                                                    const DynValue   *v);
+/* Go composite literal elements (key, value), aligned as gofmt aligns them. */
+GArray           *_dyn_snippet_go_entries_new      (void);
+void              _dyn_snippet_go_entries_add      (GArray           *entries,
+                                                    char             *key,
+                                                    char             *value);
+void              _dyn_snippet_go_append_entries   (GString          *out,
+                                                    GArray           *entries,
+                                                    guint             indent);
+
+/* What a Java snippet must import. */
+typedef struct {
+  gboolean list;
+  gboolean map;
+  gboolean base64;
+  gboolean sdk_bytes;
+} DynSnippetJavaUses;
+
+void              _dyn_snippet_java_string         (GString            *out,
+                                                    const char         *str,
+                                                    gsize               len);
+void              _dyn_snippet_java_value          (GString            *out,
+                                                    const DynValue     *v,
+                                                    DynSnippetJavaUses *uses);
+
 /* One generator per language, each in its own file (dyn-snippet-cli.c …):
  * appends the program for @req to @out. */
 void              _dyn_snippet_generate_cli        (GString          *out,

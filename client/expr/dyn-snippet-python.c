@@ -42,8 +42,8 @@ py_bytes (GString *out,
   g_string_append_c (out, '"');
 }
 
-static gboolean
-py_needs_base64 (const DynValue *v)
+gboolean
+_dyn_snippet_py_needs_base64 (const DynValue *v)
 {
   switch (dyn_value_get_value_type (v))
     {
@@ -62,12 +62,12 @@ py_needs_base64 (const DynValue *v)
       return FALSE;
     case DYN_VALUE_M:
       for (guint i = 0; i < dyn_value_get_length (v); i++)
-        if (py_needs_base64 (dyn_value_map_get_value (v, i)))
+        if (_dyn_snippet_py_needs_base64 (dyn_value_map_get_value (v, i)))
           return TRUE;
       return FALSE;
     case DYN_VALUE_L:
       for (guint i = 0; i < dyn_value_get_length (v); i++)
-        if (py_needs_base64 (dyn_value_list_get (v, i)))
+        if (_dyn_snippet_py_needs_base64 (dyn_value_list_get (v, i)))
           return TRUE;
       return FALSE;
     case DYN_VALUE_S:
@@ -81,8 +81,8 @@ py_needs_base64 (const DynValue *v)
     }
 }
 
-static void
-py_value (GString        *out,
+void
+_dyn_snippet_py_value (GString        *out,
           const DynValue *v)
 {
   DynValueType type = dyn_value_get_value_type (v);
@@ -115,7 +115,7 @@ py_value (GString        *out,
             g_string_append (out, ", ");
           _dyn_snippet_append_literal (out, dyn_value_map_get_name (v, i), DYN_SNIPPET_LIT_PYTHON);
           g_string_append (out, ": ");
-          py_value (out, dyn_value_map_get_value (v, i));
+          _dyn_snippet_py_value (out, dyn_value_map_get_value (v, i));
         }
       g_string_append_c (out, '}');
       break;
@@ -126,7 +126,7 @@ py_value (GString        *out,
         {
           if (i > 0)
             g_string_append (out, ", ");
-          py_value (out, dyn_value_list_get (v, i));
+          _dyn_snippet_py_value (out, dyn_value_list_get (v, i));
         }
       g_string_append_c (out, ']');
       break;
@@ -156,7 +156,7 @@ py_value (GString        *out,
 static gboolean
 py_params_need_base64 (GArray *params)
 {
-  return _dyn_snippet_params_have_type (params, py_needs_base64);
+  return _dyn_snippet_params_have_type (params, _dyn_snippet_py_needs_base64);
 }
 
 void
@@ -235,7 +235,7 @@ _dyn_snippet_generate_boto3 (GString          *out,
               _dyn_snippet_append_literal (out, dyn_value_map_get_name (p->item, k),
                                            DYN_SNIPPET_LIT_PYTHON);
               g_string_append (out, ": ");
-              py_value (out, dyn_value_map_get_value (p->item, k));
+              _dyn_snippet_py_value (out, dyn_value_map_get_value (p->item, k));
               g_string_append (out, ",\n");
             }
           g_string_append (out, "    }");
@@ -253,7 +253,7 @@ _dyn_snippet_generate_boto3 (GString          *out,
               if (p->kind == DYN_SNIPPET_PARAM_NAMES)
                 _dyn_snippet_append_literal (out, value, DYN_SNIPPET_LIT_PYTHON);
               else
-                py_value (out, value);
+                _dyn_snippet_py_value (out, value);
               g_string_append (out, ",\n");
             }
           g_string_append (out, "    }");

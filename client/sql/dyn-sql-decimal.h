@@ -4,6 +4,52 @@
  * significant digits, magnitudes 1E-130 to 9.9…E+125) never pass through a
  * double. Results of sums and averages may need more digits than DynamoDB
  * holds; they are exact decimal text all the same.
+ *
+ * How the virtual tables should declare and fill N columns (measured on
+ * SQLite 3.40 in tests/test-sql-decimal.c, /sql-decimal/vtab-*):
+ *
+ * - Declare them `TEXT COLLATE DECIMAL` ("CREATE TABLE x(price TEXT COLLATE
+ *   DECIMAL, …)" to sqlite3_declare_vtab). TEXT affinity makes SQLite turn
+ *   the other side of a comparison (an INTEGER or REAL literal, an INTEGER
+ *   value) into text, and the collation then compares by exact value:
+ *   `price > 10`, `price = '12345678901234567890123.5'`, `price = '10.00'`,
+ *   BETWEEN, IN (…), joins on N columns are exact.
+ * - Not a NUMERIC affinity (NUM, DECIMAL, NUMERIC …): SQLite converts the
+ *   text to a double before comparing; 12345678901234567890123.5 =
+ *   '12345678901234567890123.4' is then true. Not without a type either:
+ *   an INTEGER is then less than every text, -1E+30 > 10.
+ * - ORDER BY, GROUP BY and DISTINCT order by storage class first (NULL <
+ *   INTEGER/REAL < TEXT < BLOB); the collation only orders text against
+ *   text. So ORDER BY is exact only when every N value of the column is
+ *   TEXT: return N values from xColumn as their canonical text (as
+ *   DynamoDB sends them). If a column hands out INTEGERs for the values
+ *   that fit 64 bits and text for the others, comparisons stay exact but
+ *   `ORDER BY price` puts 5 and 10 before 0.5 (/sql-decimal/vtab-arrangements).
+ *   SUM/AVG/MIN/MAX/TOTAL here accept both and treat numeric text as a
+ *   number, so the aggregates are exact either way.
+ * - What stays SQLite's: arithmetic (price * 2, price + 0) turns the text
+ *   into an INTEGER or, beyond 64 bits or with a fraction, a double; a
+ *   numeric literal with more than 15 significant digits is a double before
+ *   we see it (write '12345678901234567890123.5' in quotes); typeof(price)
+ *   says 'text'. The DECIMAL collation orders numeric text by value before
+ *   all other text, which it orders by bytes (an S value "12" in an N
+ *   column sorts as the number 12).
+ *
+ * The aggregates: INTEGER, REAL (by its shortest round-trip text: 0.1 is
+ * 0.1) and numeric text are summed exactly; text that is not a number is an
+ * error naming it ("sum(): invalid number "abc": not a decimal number"),
+ * where SQLite would silently count it as 0; a BLOB or an infinity is an
+ * error too. SUM of no rows is NULL, TOTAL of no rows 0, AVG of no rows
+ * NULL; NULLs are skipped. AVG rounds half-even to 38 significant digits
+ * (DynamoDB's precision; exact when the average has no more). Results are
+ * INTEGER when they fit 64 bits, exact decimal text otherwise. MIN and MAX
+ * order NULL < numbers (exact) < other text (bytes: a function cannot see
+ * its argument's collation) < BLOB and return the value as it came; the
+ * multi-argument min(a, b, …) and max(a, b, …) are replaced the same way
+ * (NULL when an argument is NULL, as in SQLite). All five work as window
+ * functions; MIN and MAX keep a queue of candidate rows for that (up to
+ * the rows of the group when the values are monotonic). dec_cmp(a, b)
+ * returns -1, 0 or 1 in that same order, NULL when either is NULL.
  */
 #pragma once
 
