@@ -288,7 +288,7 @@ pending_free (gpointer  data,
 {
   Pending *pending = data;
 
-  g_object_unref (pending->window);
+  g_clear_weak_pointer (&pending->window);
   g_ptr_array_unref (pending->statements);
   g_ptr_array_unref (pending->parameters);
   g_free (pending);
@@ -301,6 +301,8 @@ confirm_response_cb (AdwMessageDialog *dialog,
 {
   DynWindow *self = pending->window;
 
+  if (self == NULL)
+    return;
   if (g_strcmp0 (response, "run") == 0 && self->client != NULL && !self->partiql->running)
     start_run (self, pending->statements, pending->parameters);
   else if (g_strcmp0 (response, "run") != 0)
@@ -414,7 +416,8 @@ partiql_run_action (GtkWidget  *widget,
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   pending = g_new0 (Pending, 1);
-  pending->window = g_object_ref (self);
+  /* Weak: an open dialog does not keep a closed window alive. */
+  g_set_weak_pointer (&pending->window, self);
   pending->statements = g_steal_pointer (&statements);
   pending->parameters = g_steal_pointer (&parameters);
   g_signal_connect_data (dialog, "response", G_CALLBACK (confirm_response_cb), pending,

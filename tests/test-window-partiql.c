@@ -254,7 +254,9 @@ static void
 respond (AdwMessageDialog *dialog,
          const char       *response)
 {
+  /* As a click does: the response, then the dialog goes. */
   adw_message_dialog_response (dialog, response);
+  gtk_window_destroy (GTK_WINDOW (dialog));
   dyn_test_iterate ();
 }
 

@@ -137,7 +137,7 @@ set_n_parameters (DynPartiqlEditor *self,
       gtk_box_append (GTK_BOX (box), editor);
       g_signal_connect_swapped (dyn_value_editor_get_entry (DYN_VALUE_EDITOR (editor)), "changed",
                                 G_CALLBACK (parameter_changed_cb), self);
-      g_signal_connect_swapped (editor, "notify", G_CALLBACK (parameter_changed_cb), self);
+      g_signal_connect_swapped (editor, "notify::value-type", G_CALLBACK (parameter_changed_cb), self);
       gtk_list_box_append (self->parameters_list, box);
       g_ptr_array_add (self->editors, editor);
     }
@@ -354,6 +354,16 @@ dyn_partiql_editor_dispose (GObject *object)
 
   g_clear_handle_id (&self->lint_id, g_source_remove);
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
+  /* The value editors go with the template; their signals must not reach
+   * an editor whose view is gone. */
+  for (guint i = 0; i < self->editors->len; i++)
+    {
+      GtkWidget *editor = g_ptr_array_index (self->editors, i);
+
+      g_signal_handlers_disconnect_by_data (editor, self);
+      g_signal_handlers_disconnect_by_data (dyn_value_editor_get_entry (DYN_VALUE_EDITOR (editor)), self);
+    }
+  g_ptr_array_set_size (self->editors, 0);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_PARTIQL_EDITOR);
 
   G_OBJECT_CLASS (dyn_partiql_editor_parent_class)->dispose (object);
