@@ -469,6 +469,20 @@ _dyn_window_class_partiql_init (GtkWidgetClass *widget_class)
                                        "win.show-partiql", NULL);
 }
 
+/* The Items page's read bar (the grid's Load More, Load All) belongs to the
+ * table pages; the PartiQL page pages by its own Load More. The same rule as
+ * the SQL Workbench page's. */
+static void
+view_changed_cb (GtkStack   *stack,
+                 GParamSpec *pspec,
+                 DynWindow  *self)
+{
+  const char *name = gtk_stack_get_visible_child_name (stack);
+
+  gtk_widget_set_visible (self->read_bar,
+                          name == NULL || g_str_equal (name, "items") || g_str_equal (name, "details"));
+}
+
 void
 _dyn_window_partiql_init (DynWindow *self)
 {
@@ -482,6 +496,7 @@ _dyn_window_partiql_init (DynWindow *self)
   page = gtk_stack_add_titled (self->view_stack, GTK_WIDGET (p->editor), "partiql", _("PartiQL"));
   gtk_stack_page_set_icon_name (page, "utilities-terminal-symbolic");
   dyn_partiql_editor_set_schema_func (p->editor, schema_func, self);
+  g_signal_connect_object (self->view_stack, "notify::visible-child-name", G_CALLBACK (view_changed_cb), self, 0);
   update_partiql_actions (self);
 }
 

@@ -116,6 +116,7 @@ struct _DynWindow
   GtkWidget            *add_connection_button;
   DynQueryPopover      *query_popover;
   GMenuModel           *row_menu;
+  GtkWidget            *read_bar;
 
   /* The PartiQL page (dyn-window-partiql.c). */
   struct _DynWindowPartiql *partiql;

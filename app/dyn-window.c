@@ -574,6 +574,7 @@ dyn_window_class_init (DynWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynWindow, add_connection_button);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, query_popover);
   gtk_widget_class_bind_template_child (widget_class, DynWindow, row_menu);
+  gtk_widget_class_bind_template_child (widget_class, DynWindow, read_bar);
 
   gtk_widget_class_install_property_action (widget_class, "win.page-size", "page-size");
   gtk_widget_class_install_property_action (widget_class, "win.copy-format", "copy-format");

@@ -534,6 +534,53 @@ test_transaction (Fixture       *fixture,
   }
 }
 
+/* The button of the window with @action_name, or NULL. */
+static GtkWidget *
+find_action_button (GtkWidget  *widget,
+                    const char *action_name)
+{
+  if (GTK_IS_BUTTON (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action_name) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_action_button (child, action_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The Items page's read bar (Load More, Load All of the grid) is not shown
+ * on the PartiQL page, which pages by its own Load More; back on Items it is. */
+static void
+test_read_bar (Fixture       *fixture,
+               gconstpointer  data)
+{
+  GtkWidget *load_all;
+
+  if (!ensure_tables ())
+    return;
+  connect (fixture, FALSE);   /* shows the PartiQL page */
+
+  load_all = find_action_button (GTK_WIDGET (fixture->window), "win.load-all");
+  g_assert_nonnull (load_all);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.show-view", "s", "items"));
+  dyn_test_wait_idle (fixture->window);
+  g_assert_true (gtk_widget_is_visible (load_all));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.show-partiql", NULL));
+  dyn_test_wait_idle (fixture->window);
+  g_assert_false (gtk_widget_is_visible (load_all));
+  screenshot (fixture, "partiql-read-bar.png");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.show-view", "s", "items"));
+  dyn_test_wait_idle (fixture->window);
+  g_assert_true (gtk_widget_is_visible (load_all));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -556,6 +603,7 @@ main (int   argc,
   ADD ("insert-confirm", test_insert_confirm);
   ADD ("read-only", test_read_only);
   ADD ("transaction", test_transaction);
+  ADD ("read-bar", test_read_bar);
 #undef ADD
 
   status = g_test_run ();
