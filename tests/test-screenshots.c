@@ -34,10 +34,13 @@
  *                           grouped by year, no entity labels
  *   shop.png                an EntityType attribute (Shop): its values label
  *                           the rows
- *   partiql.png             the PartiQL editor: a full Scan warned about with
- *                           the key that makes it a Query, its results
- *   partiql-dark.png        the PartiQL editor, dark: a `?` parameter, a
- *                           LIKE with its begins_with fix
+ *   partiql.png             the PartiQL editor on a table without a sort key
+ *                           (Products): a full Scan warned about with the key
+ *                           that makes it a Query, its results (sets, exact
+ *                           numbers)
+ *   partiql-dark.png        the PartiQL editor, dark, on a number partition
+ *                           key (Movies): a `?` parameter, a LIKE with its
+ *                           begins_with fix
  *
  * Each is rendered into the build directory (tests/screenshots/), or into
  * $DYN_SCREENSHOT_DIR when set (`meson compile -C _build screenshots` sets it
@@ -1100,8 +1103,9 @@ has_diagnostic (DynWindow  *window,
   return FALSE;
 }
 
-/* partiql.png: a statement that reads the whole table, the warning naming
- * Movies' partition key, and what the Scan returned. */
+/* partiql.png: a statement that reads the whole of a table without a sort
+ * key, the warning naming Products' partition key, and what the Scan
+ * returned. */
 static void
 test_partiql (Fixture       *fixture,
               gconstpointer  data)
@@ -1112,11 +1116,11 @@ test_partiql (Fixture       *fixture,
 
   if (window == NULL)
     return;
-  open_demo_table (fixture, "Movies");
+  open_demo_table (fixture, "Products");
   show_sidebar (fixture, FALSE);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-partiql", NULL));
   editor = dyn_window_get_partiql_editor (window);
-  dyn_partiql_editor_set_text (editor, "SELECT title, rating, info.directors\nFROM Movies\nWHERE rating >= 8.5");
+  dyn_partiql_editor_set_text (editor, "SELECT ProductId, Name, Price, Tags, UnitsSold\nFROM Products\nWHERE Price >= 300 OR Category = 'gift'");
   wait_partiql_lint (window);
   g_assert_true (has_diagnostic (window, "full-scan"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.partiql-run", NULL));

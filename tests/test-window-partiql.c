@@ -215,8 +215,8 @@ assert_underlined (Fixture                    *fixture,
 }
 
 static void
-screenshot (Fixture    *fixture,
-            const char *name)
+screenshot_of (GtkWindow  *window,
+               const char *name)
 {
   g_autofree char *path = g_build_filename (g_get_tmp_dir (), name, NULL);
   g_autoptr(GError) error = NULL;
@@ -229,13 +229,20 @@ screenshot (Fixture    *fixture,
   for (guint i = 0; i < 20; i++)
     {
       g_clear_error (&error);
-      if (dyn_window_save_png (GTK_WINDOW (fixture->window), path, &error))
+      if (dyn_window_save_png (window, path, &error))
         break;
       dyn_test_iterate ();
       g_usleep (20000);
     }
   g_assert_no_error (error);
   g_test_message ("screenshot: %s", path);
+}
+
+static void
+screenshot (Fixture    *fixture,
+            const char *name)
+{
+  screenshot_of (GTK_WINDOW (fixture->window), name);
 }
 
 static AdwMessageDialog *
@@ -448,6 +455,7 @@ test_insert_confirm (Fixture       *fixture,
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "2020"));
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "Soul"));
   screenshot (fixture, "partiql-confirm.png");
+  screenshot_of (GTK_WINDOW (dialog), "partiql-confirm-dialog.png");
   respond (dialog, "cancel");
   dyn_test_wait_idle (fixture->window);
   g_assert_null (get_movie (fixture, "2020", "Soul"));
