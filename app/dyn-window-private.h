@@ -122,6 +122,9 @@ struct _DynWindow
   DynQueryPopover      *query_popover;
   GMenuModel           *row_menu;
   GtkWidget            *read_bar;
+
+  /* The PartiQL page (dyn-window-partiql.c). */
+  struct _DynWindowPartiql *partiql;
 };
 
 enum {
@@ -187,6 +190,12 @@ void _dyn_window_sql_dispose (DynWindow *self);
 void _dyn_window_sql_leave_connection (DynWindow *self);
 void _dyn_window_sql_set_client (DynWindow *self);
 void _dyn_window_sql_tables_changed (DynWindow *self);
+/* dyn-window-partiql.c */
+typedef struct _DynWindowPartiql DynWindowPartiql;
+void _dyn_window_class_partiql_init (GtkWidgetClass *widget_class);
+void _dyn_window_partiql_init (DynWindow *self);
+void _dyn_window_partiql_set_client (DynWindow *self);
+void _dyn_window_partiql_dispose (DynWindow *self);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

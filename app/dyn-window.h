@@ -12,6 +12,7 @@
 #include "dyn-item-detail.h"
 #include "dyn-item-editor.h"
 #include "dyn-item-grid.h"
+#include "dyn-partiql-editor.h"
 #include "dyn-history.h"
 #include "dyn-pager.h"
 #include "dyn-query-popover.h"
@@ -94,5 +95,7 @@ AdwStatusPage        *dyn_window_get_empty_page     (DynWindow *self);
  * "details", "sql"). */
 DynSqlWorkbench      *dyn_window_get_sql_workbench  (DynWindow *self);
 const char           *dyn_window_get_view           (DynWindow *self);
+/* The PartiQL page's editor (dyn-window-partiql.c). */
+DynPartiqlEditor     *dyn_window_get_partiql_editor (DynWindow *self);
 
 G_END_DECLS

@@ -39,6 +39,13 @@
  *                           rows, a row's item in the detail pane
  *   sql-workbench-dark.png  the workspace with its projects newest-first, one
  *                           Query, dark style
+ *   partiql.png             the PartiQL editor on a table without a sort key
+ *                           (Products): a full Scan warned about with the key
+ *                           that makes it a Query, its results (sets, exact
+ *                           numbers)
+ *   partiql-dark.png        the PartiQL editor, dark, on a number partition
+ *                           key (Movies): a `?` parameter, a LIKE with its
+ *                           begins_with fix
  *
  * Each is rendered into the build directory (tests/screenshots/), or into
  * $DYN_SCREENSHOT_DIR when set (`meson compile -C _build screenshots` sets it
@@ -1074,6 +1081,94 @@ test_movies (Fixture       *fixture,
   g_assert_cmpfloat (picture.brightness, >, 0.5);
 }
 
+/* Until the PartiQL editor's lint has run, with every key schema it asked for. */
+static void
+wait_partiql_lint (DynWindow *window)
+{
+  DynPartiqlEditor *editor = dyn_window_get_partiql_editor (window);
+
+  do
+    {
+      dyn_test_wait_idle (window);
+      while (dyn_partiql_editor_get_lint_pending (editor))
+        g_main_context_iteration (NULL, TRUE);
+    }
+  while (dyn_window_is_busy (window));
+}
+
+static gboolean
+has_diagnostic (DynWindow  *window,
+                const char *code)
+{
+  GPtrArray *diagnostics = dyn_partiql_editor_get_diagnostics (dyn_window_get_partiql_editor (window));
+
+  for (guint i = 0; i < diagnostics->len; i++)
+    if (g_strcmp0 (((DynPartiqlDiagnostic *) diagnostics->pdata[i])->code, code) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* partiql.png: a statement that reads the whole of a table without a sort
+ * key, the warning naming Products' partition key, and what the Scan
+ * returned. */
+static void
+test_partiql (Fixture       *fixture,
+              gconstpointer  data)
+{
+  DynWindow *window = fixture->window;
+  DynPartiqlEditor *editor;
+  Picture picture;
+
+  if (window == NULL)
+    return;
+  open_demo_table (fixture, "Products");
+  show_sidebar (fixture, FALSE);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-partiql", NULL));
+  editor = dyn_window_get_partiql_editor (window);
+  dyn_partiql_editor_set_text (editor, "SELECT ProductId, Name, Price, Tags, UnitsSold\nFROM Products\nWHERE Price >= 300 OR Category = 'gift'");
+  wait_partiql_lint (window);
+  g_assert_true (has_diagnostic (window, "full-scan"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.partiql-run", NULL));
+  dyn_test_wait_idle (window);
+  g_assert_null (dyn_window_get_error_text (window));
+  g_assert_cmpuint (dyn_partiql_editor_get_n_results (editor), >, 0);
+
+  picture = save_picture (GTK_WINDOW (window), "partiql.png");
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (editor)));
+  g_assert_cmpfloat (picture.brightness, >, 0.5);
+}
+
+/* partiql-dark.png: a Query with a `?` parameter (a number) and a LIKE the
+ * linter offers to write as begins_with; the snippet's language set. */
+static void
+test_partiql_dark (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  DynWindow *window = fixture->window;
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  DynPartiqlEditor *editor;
+  Picture picture;
+
+  if (window == NULL)
+    return;
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  g_assert_true (adw_style_manager_get_dark (style));
+  open_demo_table (fixture, "Movies");
+  show_sidebar (fixture, FALSE);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-partiql", NULL));
+  editor = dyn_window_get_partiql_editor (window);
+  dyn_partiql_editor_set_text (editor, "SELECT * FROM Movies\nWHERE \"year\" = ? AND title LIKE 'R%'");
+  wait_partiql_lint (window);
+  g_assert_true (has_diagnostic (window, "like"));
+  g_assert_cmpuint (dyn_partiql_editor_get_n_parameters (editor), ==, 1);
+  dyn_partiql_editor_set_parameter (editor, 0, DYN_VALUE_N, "2013");
+  dyn_partiql_editor_set_snippet_language (editor, DYN_SNIPPET_BOTO3);
+  g_assert_nonnull (dyn_partiql_editor_get_snippet (editor));
+
+  picture = save_picture (GTK_WINDOW (window), "partiql-dark.png");
+  g_assert_cmpfloat (picture.brightness, <, 0.4);
+}
+
 /* shop.png: customers and orders under generic keys, labelled by their
  * EntityType attribute, not by the keys' text. */
 static void
@@ -1307,6 +1402,8 @@ main (int   argc,
   ADD ("sql-workbench-dark", normal_size, test_sql_workbench_dark);
   ADD ("sql-products", normal_size, test_sql_products);
   ADD ("sql-movies", normal_size, test_sql_movies);
+  ADD ("partiql", normal_size, test_partiql);
+  ADD ("partiql-dark", normal_size, test_partiql_dark);
 #undef ADD
 
   status = g_test_run ();

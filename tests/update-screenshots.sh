@@ -7,7 +7,7 @@
 set -euo pipefail
 meson=$1 build=$2 out=$3
 shots="grouped.png detail.png builder.png builder-filter-dark.png staged-diff.png conflict.png conflict-nested.png
-  products.png movies.png shop.png sql-workbench.png sql-workbench-dark.png"
+  products.png movies.png shop.png sql-workbench.png sql-workbench-dark.png partiql.png partiql-dark.png"
 
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   command -v xvfb-run >/dev/null || { echo "no display and no xvfb-run (apt-get install xvfb)" >&2; exit 1; }
