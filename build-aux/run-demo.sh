@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds, starts DynamoDB Local with the demo data (Workspaces,
 # School, and Products, Movies and Shop: tables unlike the seeds), shows the
-# seeds' three reads with dynoscope-cli and opens Dynoscope on the Workspaces table.
+# seeds' three reads with dynoscope-cli (also as SQL) and opens Dynoscope on the Workspaces table.
 # A 100,000-item Events table is loaded in the background while the window opens.
 # DYN_DEMO_NO_GUI=1 keeps to the command line (and ends after the reads).
 # DynamoDB Local listens on every interface; where we can, it runs in a private network
@@ -54,6 +54,19 @@ cli --plain --stats get Workspaces --key '{"EntityRef":{"S":"WS#acme"},"Detail":
 echo
 echo "== The course roster through the inverted GSI1"
 cli --plain --stats query School --index GSI1 --key-condition 'GSI1PK = :c' --values '{":c":{"S":"CRS#math204"}}'
+echo
+echo "== The seeds' reads as SQL: the workspace's projects newest first (the plan, then 1 Query)"
+sql_projects="SELECT Detail, Name, Status FROM Workspaces WHERE EntityRef = 'WS#acme' AND Detail LIKE 'PROJ#%' ORDER BY Detail DESC LIMIT 3"
+cli sql --explain "$sql_projects"
+cli --stats sql "$sql_projects"
+echo
+echo "== The roster through GSI1 joined to each student's profile (1 Query + 1 BatchGetItem)"
+sql_roster="SELECT e.GSI1SK AS Student, s.Name, s.Year FROM \"School.GSI1\" e JOIN School s ON s.PK = e.GSI1SK AND s.SK = 'PROFILE' WHERE e.GSI1PK = 'CRS#math204'"
+cli sql --explain "$sql_roster"
+cli --stats sql "$sql_roster"
+echo
+echo "== PartiQL that reads the whole table, linted before it is sent"
+cli partiql --lint "SELECT * FROM Workspaces WHERE Status = 'active'" || true
 echo
 echo "== A second enrolment is refused by attribute_not_exists(PK)"
 if cli put School --condition 'attribute_not_exists(PK)' \
