@@ -215,6 +215,13 @@ map_error (Op     *op,
                             _("The system keyring did not answer within %u s: it is probably locked "
                               "and waiting for a password"),
                             (op->timeout_ms + 999) / 1000);
+      /* Cancelled, but neither by the user nor by our timeout: libsecret
+       * gave up on the unlock prompt of a locked keyring (dismissed, or no
+       * prompter could be shown). */
+      if (op->user_cancellable == NULL || !g_cancellable_is_cancelled (op->user_cancellable))
+        return g_error_new_literal (DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                                    _("The system keyring is locked: unlock it (for example by logging in again) "
+                                      "and retry"));
       return g_steal_pointer (&owned);
     }
 
