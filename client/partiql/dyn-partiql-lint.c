@@ -2246,19 +2246,17 @@ count_conjuncts (const Node *where)
   return 1;
 }
 
-/* EXISTS(SELECT …) of a transaction: one item by its full key, and a condition on it. */
-static void
-check_exists (Check *c)
+/* The key attributes the top-level equalities of the statement's WHERE do
+ * not give, joined by ", " (empty when it names the whole key). */
+static GString *
+missing_key_attributes (Check *c)
 {
   Statement *st = c->st;
   g_autoptr(GHashTable) eq = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GString) missing = g_string_new (NULL);
-  guint n;
+  GString *missing = g_string_new (NULL);
+  guint n = dyn_key_schema_get_n_attributes (c->keys);
 
-  if (c->keys == NULL)
-    return;
   top_equalities (st->where, st->table, eq);
-  n = dyn_key_schema_get_n_attributes (c->keys);
   for (guint i = 0; i < n; i++)
     {
       const char *name = dyn_key_schema_get_attribute (c->keys, i, NULL);
@@ -2269,12 +2267,25 @@ check_exists (Check *c)
           g_string_append (missing, name);
         }
     }
+  return missing;
+}
+
+/* EXISTS(SELECT …) of a transaction: one item by its full key, and a condition on it. */
+static void
+check_exists (Check *c)
+{
+  Statement *st = c->st;
+  g_autoptr(GString) missing = NULL;
+
+  if (c->keys == NULL)
+    return;
+  missing = missing_key_attributes (c);
   if (missing->len > 0)
     add_diag (c->lint, "exists", DYN_PARTIQL_ERROR, st->start, st->end,
               /* Translators: %s is a list of key attributes */
               g_strdup_printf (_("EXISTS(…) checks one item: its WHERE clause needs an equality on every key attribute (missing: %s)."),
                                missing->str));
-  else if (count_conjuncts (st->where) <= n)
+  else if (count_conjuncts (st->where) <= dyn_key_schema_get_n_attributes (c->keys))
     add_diag (c->lint, "exists", DYN_PARTIQL_ERROR, st->start, st->end,
               g_strdup (_("EXISTS(…) needs a condition on the item besides its key, such as attribute_type(x, 'S') or x = 1.")));
 }
@@ -2283,24 +2294,11 @@ static void
 check_write_key (Check *c)
 {
   Statement *st = c->st;
-  g_autoptr(GHashTable) eq = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GString) missing = g_string_new (NULL);
-  guint n;
+  g_autoptr(GString) missing = NULL;
 
   if (c->keys == NULL)
     return;
-  top_equalities (st->where, st->table, eq);
-  n = dyn_key_schema_get_n_attributes (c->keys);
-  for (guint i = 0; i < n; i++)
-    {
-      const char *name = dyn_key_schema_get_attribute (c->keys, i, NULL);
-      if (!g_hash_table_contains (eq, name))
-        {
-          if (missing->len > 0)
-            g_string_append (missing, ", ");
-          g_string_append (missing, name);
-        }
-    }
+  missing = missing_key_attributes (c);
   if (missing->len > 0)
     add_diag (c->lint, "no-full-key", DYN_PARTIQL_ERROR,
               st->where != NULL ? st->where_start : st->start,
