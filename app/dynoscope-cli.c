@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dyn-cli-apply.h"
+#include "dyn-cli-design.h"
 #include "dyn-connect.h"
 #include "dyn-expression-json.h"
 #include "dyn-client.h"
@@ -163,6 +164,18 @@ static const char usage[] =
   "                                           Query or Scan, which index, and why\n"
   "  snippet --lang cli|boto3|js|go|java get|put|update|delete|query|scan TABLE …\n"
   "                                           code that sends the same request\n"
+  "  design draft MODEL.json [--per-parent N] [--seed N]\n"
+  "                                           the key plan, requests and example items (JSON);\n"
+  "                                           MODEL is a Dynoscope, NoSQL Workbench or\n"
+  "                                           CloudFormation file (docs/DESIGN-MODEL.md)\n"
+  "  design check MODEL.json [--table T] [--write-examples] [--keep-table] [--sample N]\n"
+  "                                           runs every access pattern on a scratch table\n"
+  "                                           (or T); exits 3 when one is not one Query or\n"
+  "                                           GetItem of one page\n"
+  "  design infer TABLE [--sample N]          a model from a table's items (JSON)\n"
+  "  design export MODEL.json --format workbench|cloudformation|create-table\n"
+  "                                           the model for NoSQL Workbench, CloudFormation\n"
+  "                                           or `aws dynamodb create-table --cli-input-json`\n"
   "\n"
   "Expressions are DynamoDB's own syntax, with #name/:value placeholders and\n"
   "their maps, or with inline values: 'EntityRef = \"WS#acme\" AND\n"
@@ -1215,6 +1228,31 @@ main (int    argc,
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   setvbuf (stdout, outbuf, _IOFBF, sizeof outbuf);
+
+  /* `design …` parses its own options (dyn-cli-design.c); global options
+   * may stand before it. */
+  for (int i = 1; i < argc; i++)
+    {
+      if (g_str_has_prefix (argv[i], "--"))
+        {
+          if (strchr (argv[i], '=') == NULL && strcmp (argv[i], "--insecure") != 0 &&
+              strcmp (argv[i], "--plain") != 0 && strcmp (argv[i], "--stats") != 0 &&
+              strcmp (argv[i], "--help") != 0)
+            i++;
+          continue;
+        }
+      if (strcmp (argv[i], "design") == 0)
+        {
+          g_autoptr(GPtrArray) design_argv = g_ptr_array_new ();
+          g_ptr_array_add (design_argv, argv[i]);
+          for (int j = 1; j < argc; j++)
+            if (j != i)
+              g_ptr_array_add (design_argv, argv[j]);
+          g_ptr_array_add (design_argv, NULL);
+          return dyn_cli_design (design_argv->len - 1, (char **) design_argv->pdata);
+        }
+      break;
+    }
 
   if (!parse_args (&o, argc, argv, &error))
     {

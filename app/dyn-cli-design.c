@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "dynoscope-cli"
+
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dyn-cli-design.h"
+#include "dyn-connect.h"
+#include "dyn-design.h"
+#include "dyn-json.h"
+
+/*
+ * dynoscope-cli design draft MODEL.json [--per-parent N] [--seed N]
+ * dynoscope-cli design check MODEL.json [--table T] [--write-examples] [--keep-table]
+ *                                       [--per-parent N] [--sample N] [--seed N]
+ * dynoscope-cli design infer TABLE [--sample N]
+ * dynoscope-cli design export MODEL.json --format workbench|cloudformation|create-table
+ *                                        [--model-table T]
+ * Global options as for every command: --profile, --region, --endpoint, --insecure.
+ */
+
+typedef struct
+{
+  char     *profile;
+  char     *region;
+  char     *endpoint;
+  gboolean  insecure;
+  char     *table;
+  char     *model_table;
+  char     *format;
+  gboolean  write_examples;
+  gboolean  keep_table;
+  guint     per_parent;
+  guint     sample;
+  guint32   seed;
+  GPtrArray *args;   /* positional, after the subcommand */
+} DesignOptions;
+
+static void
+design_options_clear (DesignOptions *o)
+{
+  g_free (o->profile);
+  g_free (o->region);
+  g_free (o->endpoint);
+  g_free (o->table);
+  g_free (o->model_table);
+  g_free (o->format);
+  g_clear_pointer (&o->args, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DesignOptions, design_options_clear)
+
+static gboolean
+parse_design_args (DesignOptions *o,
+                   int            argc,
+                   char         **argv,
+                   GError       **error)
+{
+  o->args = g_ptr_array_new ();
+  o->seed = 1;
+
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      g_autofree char *name = NULL;
+      const char *value = NULL;
+      const char *eq;
+      char **string_field = NULL;
+      guint *number_field = NULL;
+
+      if (!g_str_has_prefix (arg, "--"))
+        {
+          g_ptr_array_add (o->args, (gpointer) arg);
+          continue;
+        }
+      eq = strchr (arg, '=');
+      name = eq ? g_strndup (arg, eq - arg) : g_strdup (arg);
+      if (eq != NULL)
+        value = eq + 1;
+
+      if (strcmp (name, "--insecure") == 0)
+        { o->insecure = TRUE; continue; }
+      if (strcmp (name, "--write-examples") == 0)
+        { o->write_examples = TRUE; continue; }
+      if (strcmp (name, "--keep-table") == 0)
+        { o->keep_table = TRUE; continue; }
+
+      if (strcmp (name, "--profile") == 0)
+        string_field = &o->profile;
+      else if (strcmp (name, "--region") == 0)
+        string_field = &o->region;
+      else if (strcmp (name, "--endpoint") == 0)
+        string_field = &o->endpoint;
+      else if (strcmp (name, "--table") == 0)
+        string_field = &o->table;
+      else if (strcmp (name, "--model-table") == 0)
+        string_field = &o->model_table;
+      else if (strcmp (name, "--format") == 0)
+        string_field = &o->format;
+      else if (strcmp (name, "--per-parent") == 0)
+        number_field = &o->per_parent;
+      else if (strcmp (name, "--sample") == 0)
+        number_field = &o->sample;
+      else if (strcmp (name, "--seed") == 0)
+        number_field = &o->seed;
+      else
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION,
+                       "design: unknown option “%s”", name);
+          return FALSE;
+        }
+
+      if (value == NULL)
+        {
+          if (i + 1 >= argc)
+            {
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s needs a value", name);
+              return FALSE;
+            }
+          value = argv[++i];
+        }
+      if (string_field != NULL)
+        {
+          g_free (*string_field);
+          *string_field = g_strdup (value);
+        }
+      else
+        {
+          guint64 n;
+          if (!g_ascii_string_to_unsigned (value, 10, 0, G_MAXUINT32, &n, NULL))
+            {
+              g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "%s takes a whole number, not “%s”", name, value);
+              return FALSE;
+            }
+          *number_field = n;
+        }
+    }
+  return TRUE;
+}
+
+/* Each subcommand: TRUE and exit status 0, or FALSE with @error (status 1);
+ * `check` sets *status to 3 when the check ran and a pattern failed. */
+
+static gboolean
+design_draft (DesignOptions *o,
+              int           *status,
+              GError       **error)
+{
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "design draft: not built yet");
+  return FALSE;
+}
+
+static gboolean
+design_check (DesignOptions *o,
+              int           *status,
+              GError       **error)
+{
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "design check: not built yet");
+  return FALSE;
+}
+
+static gboolean
+design_infer (DesignOptions *o,
+              int           *status,
+              GError       **error)
+{
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "design infer: not built yet");
+  return FALSE;
+}
+
+static gboolean
+design_export (DesignOptions *o,
+               int           *status,
+               GError       **error)
+{
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "design export: not built yet");
+  return FALSE;
+}
+
+int
+dyn_cli_design (int    argc,
+                char **argv)
+{
+  g_auto(DesignOptions) o = { 0 };
+  g_autoptr(GError) error = NULL;
+  const char *sub;
+  int status = 0;
+  gboolean ok = FALSE;
+
+  if (!parse_design_args (&o, argc, argv, &error))
+    goto out;
+  if (o.args->len == 0)
+    {
+      fputs ("Usage: dynoscope-cli design draft|check|infer|export … (see --help)\n", stderr);
+      return 2;
+    }
+  sub = o.args->pdata[0];
+  g_ptr_array_remove_index (o.args, 0);
+
+  if (strcmp (sub, "draft") == 0)
+    ok = design_draft (&o, &status, &error);
+  else if (strcmp (sub, "check") == 0)
+    ok = design_check (&o, &status, &error);
+  else if (strcmp (sub, "infer") == 0)
+    ok = design_infer (&o, &status, &error);
+  else if (strcmp (sub, "export") == 0)
+    ok = design_export (&o, &status, &error);
+  else
+    g_set_error (&error, G_OPTION_ERROR, G_OPTION_ERROR_UNKNOWN_OPTION,
+                 "Unknown design command “%s”: draft, check, infer or export", sub);
+
+out:
+  fflush (stdout);
+  if (!ok)
+    {
+      if (error != NULL)
+        fprintf (stderr, "error: %s\n", error->message);
+      return 1;
+    }
+  return status;
+}
