@@ -167,7 +167,7 @@ static const char usage[] =
   "  design draft MODEL.json [--per-parent N] [--seed N]\n"
   "                                           the key plan, requests and example items (JSON);\n"
   "                                           MODEL is a Dynoscope, NoSQL Workbench or\n"
-  "                                           CloudFormation file (docs/DESIGN-MODEL.md)\n"
+  "                                           CloudFormation file (client/design/MODEL.md)\n"
   "  design check MODEL.json [--table T] [--write-examples] [--keep-table] [--sample N]\n"
   "                                           runs every access pattern on a scratch table\n"
   "                                           (or T); exits 3 when one is not one Query or\n"

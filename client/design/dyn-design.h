@@ -8,7 +8,7 @@
  * items, and a live check that every access pattern is one Query or GetItem
  * of one page.
  *
- * The model file format is documented in docs/DESIGN-MODEL.md; NoSQL
+ * The model file format is documented in client/design/MODEL.md; NoSQL
  * Workbench model JSON and CloudFormation templates are read wherever a model
  * file is read. Everything here is GLib-only; the requests are built with
  * the expression engine (DynReadRequest), so the plan's expressions, the
@@ -333,7 +333,7 @@ DynDesignModel     *dyn_design_model_load_file  (const char  *path,
  * the first problem ("patterns[2].entity: no entity “Projet”"). */
 gboolean            dyn_design_model_validate   (const DynDesignModel *self,
                                                  GError              **error);
-/* The Dynoscope model file (docs/DESIGN-MODEL.md). */
+/* The Dynoscope model file (client/design/MODEL.md). */
 JsonNode           *dyn_design_model_to_json    (const DynDesignModel *self) G_GNUC_WARN_UNUSED_RESULT;
 gboolean            dyn_design_model_save_file  (const DynDesignModel *self,
                                                  const char           *path,
