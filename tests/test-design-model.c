@@ -683,6 +683,254 @@ test_validate_scope (void)
   g_assert_nonnull (strstr (error->message, "projectld"));
 }
 
+/* NoSQL Workbench ---------------------------------------------------------- */
+
+static char *
+fixture_path (const char *name)
+{
+  return source_path ("tests", "design-models", name, NULL);
+}
+
+static DynDesignModel *
+load_fixture (const char *name,
+              const char *table)
+{
+  g_autofree char *path = fixture_path (name);
+  g_autoptr(GError) error = NULL;
+  DynDesignModel *model = dyn_design_model_load_file (path, table, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (model);
+  return model;
+}
+
+/* A canonical text of a JSON tree: object members sorted by name (JSON
+ * objects have no order); arrays in order, except the members whose order
+ * Workbench and DynamoDB do not keep (@unordered), sorted by their text. */
+static char *
+canonical (JsonNode           *node,
+           const char * const *unordered,
+           const char         *member);
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char **) a, *(const char **) b);
+}
+
+static char *
+canonical (JsonNode           *node,
+           const char * const *unordered,
+           const char         *member)
+{
+  GString *out = g_string_new (NULL);
+
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *o = json_node_get_object (node);
+      g_autoptr(GList) names = g_list_sort (json_object_get_members (o), (GCompareFunc) strcmp);
+
+      g_string_append_c (out, '{');
+      for (GList *l = names; l != NULL; l = l->next)
+        {
+          g_autofree char *v = canonical (json_object_get_member (o, l->data), unordered, l->data);
+
+          g_string_append_printf (out, "\"%s\":%s,", (char *) l->data, v);
+        }
+      g_string_append_c (out, '}');
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *a = json_node_get_array (node);
+      g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        g_ptr_array_add (parts, canonical (json_array_get_element (a, i), unordered, NULL));
+      if (member != NULL && g_strv_contains (unordered, member))
+        g_ptr_array_sort (parts, compare_strings);
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < parts->len; i++)
+        g_string_append_printf (out, "%s,", (char *) parts->pdata[i]);
+      g_string_append_c (out, ']');
+    }
+  else
+    {
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autofree char *text = NULL;
+
+      json_generator_set_root (gen, node);
+      text = json_generator_to_data (gen, NULL);
+      g_string_append (out, text);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+assert_same_json (JsonNode           *expected,
+                  JsonNode           *actual,
+                  const char * const *unordered)
+{
+  g_autofree char *a = canonical (expected, unordered, NULL);
+  g_autofree char *b = canonical (actual, unordered, NULL);
+
+  if (strcmp (a, b) != 0)
+    {
+      g_autofree char *pretty = to_text (actual);
+
+      g_test_message ("exported:\n%s", pretty);
+    }
+  g_assert_cmpstr (a, ==, b);
+}
+
+static const char * const workbench_unordered[] = { "NonKeyAttributes", NULL };
+
+/* Import then export gives the file back, for every table of it. */
+static void
+test_workbench_round_trip (void)
+{
+  static const struct { const char *file; const char *table; } cases[] = {
+    { "online-shop.json", NULL },
+    { "sensor-log.json", NULL },
+    { "media-library.json", NULL },
+    { "media-library.json", "Films" },
+    { "media-library.json", "Catalogue" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = fixture_path (cases[i].file);
+      g_autoptr(JsonNode) original = parse_file (path);
+      g_autoptr(DynDesignModel) model = load_fixture (cases[i].file, cases[i].table);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) exported = NULL;
+      g_autoptr(JsonNode) saved = NULL;
+      g_autoptr(DynDesignModel) reloaded = NULL;
+      g_autoptr(JsonNode) exported2 = NULL;
+
+      g_test_message ("%s %s", cases[i].file, cases[i].table != NULL ? cases[i].table : "");
+      g_assert_cmpint (model->source_format, ==, DYN_DESIGN_FORMAT_WORKBENCH);
+      g_assert_true (dyn_design_model_validate (model, &error));
+      g_assert_no_error (error);
+      g_assert_true (model->table->fixed);
+
+      exported = dyn_design_export (model, NULL, DYN_DESIGN_FORMAT_WORKBENCH, &error);
+      g_assert_no_error (error);
+      assert_same_json (original, exported, workbench_unordered);
+
+      /* Through the Dynoscope file and back: still the same. */
+      saved = dyn_design_model_to_json (model);
+      reloaded = dyn_design_model_load (saved, NULL, &error);
+      g_assert_no_error (error);
+      exported2 = dyn_design_export (reloaded, NULL, DYN_DESIGN_FORMAT_WORKBENCH, &error);
+      g_assert_no_error (error);
+      assert_same_json (original, exported2, workbench_unordered);
+
+      /* And a copy exports the same. */
+      {
+        g_autoptr(DynDesignModel) copy = dyn_design_model_copy (model);
+        g_autoptr(JsonNode) exported3 = dyn_design_export (copy, NULL, DYN_DESIGN_FORMAT_WORKBENCH, &error);
+
+        g_assert_no_error (error);
+        assert_same_json (original, exported3, workbench_unordered);
+      }
+    }
+}
+
+static void
+assert_key (DynDesignModel *model,
+            const char     *entity,
+            const char     *attribute,
+            const char     *template)
+{
+  DynDesignEntity *e = dyn_design_model_find_entity (model, entity);
+
+  g_assert_nonnull (e);
+  g_assert_cmpstr (dyn_design_entity_get_key (e, attribute), ==, template);
+}
+
+/* Facets become entities: key templates where the data shows a prefix,
+ * attributes with the table's types, the facet's data in the items. */
+static void
+test_workbench_facets (void)
+{
+  g_autoptr(DynDesignModel) shop = load_fixture ("online-shop.json", NULL);
+  g_autoptr(DynDesignModel) films = load_fixture ("media-library.json", NULL);
+  g_autoptr(DynDesignModel) catalogue = load_fixture ("media-library.json", "Catalogue");
+  g_autoptr(DynDesignModel) sensors = load_fixture ("sensor-log.json", NULL);
+  DynDesignEntity *product, *order;
+  DynDesignIndex *gsi2;
+
+  g_assert_cmpstr (shop->name, ==, "CornerShop");
+  g_assert_nonnull (strstr (shop->description, "small shop"));
+  g_assert_cmpuint (shop->entities->len, ==, 4);
+  assert_key (shop, "customer", "PK", "c#{cId}");
+  assert_key (shop, "customer", "SK", "c#{cId}");
+  assert_key (shop, "product", "PK", "p#{ProductId}");
+  assert_key (shop, "product", "SK", "DETAILS");
+  assert_key (shop, "order", "PK", "c#{CustomerId}");
+  assert_key (shop, "order", "SK", "o#{OrderId}");   /* the prefix ends at its last #, not inside the date */
+  assert_key (shop, "orderLine", "PK", "o#{OrderId}");
+  assert_key (shop, "orderLine", "SK", "p#{ProductId}");
+  product = dyn_design_model_find_entity (shop, "product");
+  g_assert_cmpstr (dyn_design_entity_find_attribute (product, "Price")->type, ==, "N");
+  g_assert_cmpstr (dyn_design_entity_find_attribute (product, "Detail")->type, ==, "M");
+  g_assert_cmpstr (dyn_design_entity_find_attribute (product, "Tags")->type, ==, "SS");
+  g_assert_true (dyn_design_entity_find_attribute (product, "ProductId")->required);
+  order = dyn_design_model_find_entity (shop, "order");
+  g_assert_nonnull (dyn_design_entity_find_attribute (order, "GSI2SK"));
+  g_assert_cmpuint (shop->items->len, ==, 9);
+  g_assert_cmpstr (shop->table->billing_mode, ==, "PROVISIONED");
+  g_assert_cmpuint (shop->table->read_capacity, ==, 10);
+  g_assert_cmpuint (shop->table->write_capacity, ==, 4);
+  g_assert_cmpuint (shop->table->indexes->len, ==, 2);
+  gsi2 = shop->table->indexes->pdata[1];
+  g_assert_cmpstr (gsi2->projection, ==, "INCLUDE");
+  g_assert_cmpstr (gsi2->non_key_attributes[1], ==, "PlacedAt");
+  g_assert_cmpstr (gsi2->sort_type, ==, "N");
+
+  /* Every item matches its entity's templates. */
+  for (guint i = 0; i < shop->items->len; i++)
+    {
+      DynValue *item = shop->items->pdata[i];
+      guint matches = 0;
+
+      for (guint e = 0; e < shop->entities->len; e++)
+        {
+          DynDesignEntity *entity = shop->entities->pdata[e];
+          g_autoptr(DynDesignTemplate) pk = template (dyn_design_entity_get_key (entity, "PK"));
+          g_autoptr(DynDesignTemplate) sk = template (dyn_design_entity_get_key (entity, "SK"));
+
+          if (dyn_design_template_match (pk, dyn_value_map_lookup (item, "PK"), NULL) &&
+              dyn_design_template_match (sk, dyn_value_map_lookup (item, "SK"), NULL))
+            matches++;
+        }
+      g_assert_cmpuint (matches, >=, 1);
+    }
+
+  /* Numeric keys stay whole values of type N. */
+  g_assert_cmpstr (films->table->name, ==, "Films");
+  g_assert_cmpstr (films->table->partition_type, ==, "N");
+  assert_key (films, "Film", "year", "{year}");
+  assert_key (films, "Film", "title", "{title}");
+  g_assert_cmpstr (dyn_design_entity_find_attribute (dyn_design_model_find_entity (films, "Film"), "year")->type, ==, "N");
+  g_assert_cmpuint (films->items->len, ==, 3);
+  g_assert_cmpstr (((DynDesignIndex *) films->table->indexes->pdata[0])->non_key_attributes[0], ==, "info");
+
+  /* The other table of the file, hash-only with a 38-digit key. */
+  g_assert_cmpstr (catalogue->table->name, ==, "Catalogue");
+  g_assert_null (catalogue->table->sort_key);
+  assert_key (catalogue, "Item", "id", "{CatalogueNo}");
+  g_assert_cmpstr (dyn_design_entity_find_attribute (dyn_design_model_find_entity (catalogue, "Item"), "CatalogueNo")->type, ==, "N");
+  g_assert_cmpuint (catalogue->table->read_capacity, ==, 3);
+
+  /* No facets: one entity of the table's attributes. */
+  g_assert_cmpuint (sensors->entities->len, ==, 1);
+  g_assert_cmpuint (sensors->items->len, ==, 3);
+  assert_key (sensors, "SensorLog", "SensorID", "{SensorID}");
+  g_assert_cmpuint (sensors->table->indexes->len, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -702,5 +950,7 @@ main (int argc, char **argv)
   g_test_add_func ("/design-model/model/load-errors", test_load_errors);
   g_test_add_func ("/design-model/model/validate-errors", test_validate_errors);
   g_test_add_func ("/design-model/model/validate-scope", test_validate_scope);
+  g_test_add_func ("/design-model/workbench/round-trip", test_workbench_round_trip);
+  g_test_add_func ("/design-model/workbench/facets", test_workbench_facets);
   return g_test_run ();
 }

@@ -972,7 +972,9 @@ _dyn_design_workbench_export (const DynDesignModel *model,
         {
           const DynDesignAttribute *a = entity->attributes->pdata[i];
 
-          if (is_table_key (table, a->name) || is_key_field (entity, table, a->name))
+          /* The ids an import derived from the keys are no attributes of
+           * the facet's own. */
+          if (is_table_key (table, a->name) || (fextra != NULL && is_key_field (entity, table, a->name)))
             continue;
           json_array_add_string_element (attributes, a->name);
         }
