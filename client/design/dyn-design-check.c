@@ -1097,8 +1097,10 @@ start_sample (GTask *task)
       double n = MIN ((double) d->sample_items, (double) count);
       double units = ceil (n * ((double) bytes / count) / 4096.0) * 0.5;
 
-      progress (d, _("Reading a sample of up to %u items of “%s” with a Scan: about %.1f RCU (the table has %" G_GUINT64_FORMAT " items, %s) …"),
-                d->sample_items, d->table, MAX (units, 0.5), count, size);
+      g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+
+      progress (d, _("Reading a sample of up to %u items of “%s” with a Scan: about %.1f RCU (the table has %s items, %s) …"),
+                d->sample_items, d->table, MAX (units, 0.5), items, size);
     }
   else
     progress (d, _("Reading a sample of up to %u items of “%s” with a Scan: DescribeTable reports no size yet, so at most 0.5 RCU per 4 KB read …"),
