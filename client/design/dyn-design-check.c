@@ -556,7 +556,6 @@ compare_with_plan (CheckData *d)
   GPtrArray *requests = dyn_design_plan_get_requests (d->plan);
   const DynKeySchema *want_table = &d->plan_keys->table.keys;
   const DynKeySchema *have_table = &d->live_keys->table.keys;
-  g_autoptr(GHashTable) said = g_hash_table_new (g_str_hash, g_str_equal);
 
   if (!schemas_equal (want_table, have_table))
     {
