@@ -1157,6 +1157,28 @@ start_sample (GTask *task)
                        g_task_get_cancellable (task), sample_cb, g_object_ref (task));
 }
 
+static void
+sample_describe_cb (GObject      *source,
+                    GAsyncResult *res,
+                    gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  CheckData *d = g_task_get_task_data (task);
+  JsonObject *t;
+  GError *error = NULL;
+
+  t = dyn_client_describe_table_finish (d->client, res, NULL, &error);
+  if (t == NULL)
+    {
+      g_autofree char *what = g_strdup_printf (_("Could not read the table “%s”"), d->table);
+      fail_prefixed (task, error, what);
+      return;
+    }
+  g_clear_pointer (&d->description, json_object_unref);
+  d->description = t;
+  start_sample (task);
+}
+
 /* --- The end ------------------------------------------------------------ */
 
 static void
@@ -1294,7 +1316,11 @@ step (GTask *task,
       break;
 
     case STEP_SAMPLE:
-      start_sample (task);
+      if (d->report->items_written > 0)
+        /* The size the sample's cost is estimated from, with the examples. */
+        dyn_client_describe_table_async (d->client, d->table, cancellable, sample_describe_cb, g_object_ref (task));
+      else
+        start_sample (task);
       break;
 
     case STEP_CLEANUP:
