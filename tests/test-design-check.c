@@ -59,7 +59,8 @@ static const char readings_model[] =
   "    \"keys\": { \"sensor\": \"SENSOR#{sensorId}\", \"ts\": \"{ts}\" } } ],"
   "  \"accessPatterns\": ["
   "    { \"name\": \"Readings of a sensor, newest first\", \"entity\": \"Reading\", \"operation\": \"list-newest-first\", \"parameters\": [\"sensorId\"] },"
-  "    { \"name\": \"One reading\", \"entity\": \"Reading\", \"operation\": \"get\", \"parameters\": [\"sensorId\", \"ts\"] } ] }";
+  "    { \"name\": \"One reading\", \"entity\": \"Reading\", \"operation\": \"get\", \"parameters\": [\"sensorId\", \"ts\"] },"
+  "    { \"name\": \"Readings of a sensor, counted\", \"entity\": \"Reading\", \"operation\": \"count\", \"parameters\": [\"sensorId\"] } ] }";
 
 static DynDesignModel *
 load_seed (const char *name)
@@ -98,6 +99,40 @@ write_temp_model (const char *json)
   close (fd);
   g_assert_true (g_file_set_contents (path, json, -1, NULL));
   return path;
+}
+
+/* Runs the built dynoscope-cli with @argv (NULL-terminated, without the
+ * program) as tests/test-cli.c does; returns its exit status. */
+static int
+run_cli (const char * const *argv,
+         char              **out,
+         char              **err)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = g_dir_make_tmp ("dyn-check-home-XXXXXX", NULL);
+
+  g_ptr_array_add (args, g_build_filename (g_getenv ("DYN_BUILD_ROOT"), "app", "dynoscope-cli", NULL));
+  for (guint i = 0; argv[i]; i++)
+    g_ptr_array_add (args, g_strdup (argv[i]));
+  g_ptr_array_add (args, NULL);
+  g_subprocess_launcher_setenv (launcher, "HOME", home, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
+  g_subprocess_launcher_unsetenv (launcher, "AWS_CONFIG_FILE");
+  g_subprocess_launcher_unsetenv (launcher, "AWS_SHARED_CREDENTIALS_FILE");
+  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_REGION", DYN_TEST_REGION, TRUE);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, err, &error);
+  g_assert_no_error (error);
+  g_test_message ("stdout: %s\nstderr: %s", *out, *err);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  return g_subprocess_get_exit_status (proc);
 }
 
 typedef struct {
@@ -308,9 +343,7 @@ test_scan_fails (void)
   const char *reason = NULL;
   GPtrArray *requests;
   g_autofree char *path = NULL;
-  g_autofree char *cli = NULL;
   g_autofree char *out = NULL, *err = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
 
   if (server == NULL)
     return;
@@ -345,25 +378,8 @@ test_scan_fails (void)
 
   /* The CLI: exit 3, the failed line with its reason. */
   path = write_temp_model (movies_model);
-  cli = g_build_filename (g_getenv ("DYN_BUILD_ROOT"), "app", "dynoscope-cli", NULL);
-  {
-    g_autoptr(GSubprocessLauncher) launcher =
-      g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-    g_autofree char *home = g_dir_make_tmp ("dyn-check-home-XXXXXX", NULL);
-
-    g_subprocess_launcher_setenv (launcher, "HOME", home, TRUE);
-    g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
-    g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
-    g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
-    g_subprocess_launcher_setenv (launcher, "AWS_REGION", DYN_TEST_REGION, TRUE);
-    proc = g_subprocess_launcher_spawn (launcher, &error, cli, "--endpoint", dyn_test_server_get_endpoint (server),
-                                        "design", "check", path, NULL);
-    g_assert_no_error (error);
-    g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
-    g_assert_no_error (error);
-  }
-  g_test_message ("stdout: %s\nstderr: %s", out, err);
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 3);
+  g_assert_cmpint (run_cli ((const char * const[]) { "--endpoint", dyn_test_server_get_endpoint (server),
+                                                     "design", "check", path, NULL }, &out, &err), ==, 3);
   g_assert_nonnull (strstr (out, "Movies by director: Scan"));
   g_assert_nonnull (strstr (out, "FAIL"));
   g_assert_nonnull (strstr (out, reason));
@@ -378,32 +394,17 @@ static void
 test_cli_passes (void)
 {
   DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
-  g_autofree char *cli = NULL, *model = NULL, *home = NULL;
+  g_autofree char *model = NULL;
   g_autofree char *out = NULL, *err = NULL;
-  g_autoptr(GSubprocess) proc = NULL;
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   JsonObject *root;
 
   if (server == NULL)
     return;
-  cli = g_build_filename (g_getenv ("DYN_BUILD_ROOT"), "app", "dynoscope-cli", NULL);
   model = g_build_filename (g_getenv ("DYN_SOURCE_ROOT"), "data", "design", "workspaces.json", NULL);
-  home = g_dir_make_tmp ("dyn-check-home-XXXXXX", NULL);
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_setenv (launcher, "HOME", home, TRUE);
-  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
-  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
-  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
-  g_subprocess_launcher_setenv (launcher, "AWS_REGION", DYN_TEST_REGION, TRUE);
-  proc = g_subprocess_launcher_spawn (launcher, &error, cli, "--endpoint", dyn_test_server_get_endpoint (server),
-                                      "design", "check", model, "--json", NULL);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
-  g_assert_no_error (error);
-  g_test_message ("stdout: %s\nstderr: %s", out, err);
-  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_assert_cmpint (run_cli ((const char * const[]) { "--endpoint", dyn_test_server_get_endpoint (server),
+                                                     "design", "check", model, "--json", NULL }, &out, &err), ==, 0);
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   g_assert_no_error (error);
   root = json_node_get_object (json_parser_get_root (parser));
@@ -732,6 +733,18 @@ test_unreachable (void)
   /* Refused before it was sent: no DeleteTable of a table that never was,
    * and no word of one left behind. */
   g_assert_null (strstr (error->message, "could not be deleted"));
+
+  /* The CLI: exit 1 and the same message. */
+  {
+    g_autofree char *path = g_build_filename (g_getenv ("DYN_SOURCE_ROOT"), "data", "design", "workspaces.json", NULL);
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (run_cli ((const char * const[]) { "--endpoint", "http://127.0.0.1:9", "design", "check", path, NULL },
+                              &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "error: Could not create the scratch table"));
+    g_assert_nonnull (strstr (err, "127.0.0.1:9"));
+    g_assert_cmpstr (out, ==, "");
+  }
 }
 
 static char *
