@@ -647,6 +647,45 @@ test_existing_missing_index (DynTestFixture *fx,
   g_assert_false (report->passed);
 }
 
+/* An existing table keyed otherwise than the plan: findings and failed
+ * results, not an error; nothing sent that the table cannot take. */
+static void
+test_existing_other_keys (DynTestFixture *fx,
+                          gconstpointer   data)
+{
+  g_autoptr(DynDesignModel) model = NULL;
+  g_autoptr(DynDesignCheckReport) report = NULL;
+  DynDesignCheckOptions options = { .write_examples = TRUE };
+  gboolean key_finding = FALSE, not_written = FALSE;
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+  model = load_seed ("workspaces.json");
+  dyn_test_fixture_create_table (fx, "pk:S", "sk:N", NULL);
+
+  options.table = fx->table;
+  report = run_check (fx->client, model, &options);
+  g_assert_cmpuint (report->items_written, ==, 0);
+  g_assert_cmpuint (report->results->len, ==, model->patterns->len);
+  for (guint i = 0; i < report->results->len; i++)
+    {
+      const DynDesignCheckResult *r = report->results->pdata[i];
+
+      g_assert_false (r->passed);
+      g_assert_cmpuint (r->requests, ==, 0);
+      g_assert_nonnull (strstr (r->problem, "cannot be a Query on this table"));
+    }
+  for (guint i = 0; i < report->findings->len; i++)
+    {
+      DynDesignDecision *f = report->findings->pdata[i];
+
+      key_finding |= strstr (f->text, "The table’s key is (pk, sk)") != NULL;
+      not_written |= strstr (f->text, "The examples were not written") != NULL;
+    }
+  g_assert_true (key_finding);
+  g_assert_true (not_written);
+  g_assert_false (report->passed);
+}
+
 /* Guarded writes: an item already there with an example's key keeps its
  * content; the others are written. */
 static void
@@ -892,6 +931,8 @@ main (int argc, char **argv)
               fixture_setup, test_existing_findings, dyn_test_fixture_teardown);
   g_test_add ("/design-check/existing/missing-index", DynTestFixture, NULL,
               fixture_setup, test_existing_missing_index, dyn_test_fixture_teardown);
+  g_test_add ("/design-check/existing/other-keys", DynTestFixture, NULL,
+              fixture_setup, test_existing_other_keys, dyn_test_fixture_teardown);
   g_test_add ("/design-check/existing/guarded-writes", DynTestFixture, NULL,
               fixture_setup, test_guarded_writes, dyn_test_fixture_teardown);
   g_test_add_func ("/design-check/unreachable", test_unreachable);
