@@ -1620,23 +1620,18 @@ group_description (Infer *self,
 {
   if (g->disc_value != NULL)
     /* TRANSLATORS: how an inferred entity was found: "Items with EntityType = “order” (12 in the sample)." */
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Items with %s = “%s” (%u in the sample).",
-                                         "Items with %s = “%s” (%u in the sample).", g->items->len),
+    return g_strdup_printf (_("Items with %s = “%s” (%u in the sample)."),
                             g->disc_attribute, g->disc_value, g->items->len);
   if (g->sk_prefix != NULL)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Items whose sort key starts with “%s” (%u in the sample).",
-                                         "Items whose sort key starts with “%s” (%u in the sample).", g->items->len),
+    return g_strdup_printf (_("Items whose sort key starts with “%s” (%u in the sample)."),
                             g->sk_prefix, g->items->len);
   if (g->sk_word != NULL)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Items whose sort key is “%s” (%u in the sample).",
-                                         "Items whose sort key is “%s” (%u in the sample).", g->items->len),
+    return g_strdup_printf (_("Items whose sort key is “%s” (%u in the sample)."),
                             g->sk_word, g->items->len);
   if (g->pk_label != NULL)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Items whose partition key starts with “%s” (%u in the sample).",
-                                         "Items whose partition key starts with “%s” (%u in the sample).", g->items->len),
+    return g_strdup_printf (_("Items whose partition key starts with “%s” (%u in the sample)."),
                             g->pk_label, g->items->len);
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Every item of the table: no discriminator attribute or key prefix tells entities apart (%u in the sample).",
-                                       "Every item of the table: no discriminator attribute or key prefix tells entities apart (%u in the sample).", g->items->len),
+  return g_strdup_printf (_("Every item of the table: no discriminator attribute or key prefix tells entities apart (%u in the sample)."),
                           g->items->len);
 }
 
@@ -1891,21 +1886,21 @@ infer_patterns (Infer          *self,
         shape_fields (g->shapes->pdata[1], key_fields);
 
       /* TRANSLATORS: an inferred access pattern: one item of an entity, "Get Project". */
-      get = g_strdup_printf (_("Get %s"), g->name);
+      get = g_strdup_printf (C_("inferred access pattern", "Get %s"), g->name);
       add_pattern (model, get, g->name, DYN_DESIGN_GET, key_fields, FALSE);
 
       if (g->parent >= 0)
         {
           Group *p = self->groups->pdata[g->parent];
           /* TRANSLATORS: an inferred access pattern: the children in their parent's collection, "List Project by Workspace". */
-          g_autofree char *list = g_strdup_printf (_("List %s by %s"), g->name, p->name);
+          g_autofree char *list = g_strdup_printf (C_("inferred access pattern", "List %s by %s"), g->name, p->name);
 
           add_pattern (model, list, g->name, DYN_DESIGN_LIST, pk_fields, FALSE);
         }
       else if (has_sk && key_fields->len > pk_fields->len && pk_fields->len > 0)
         {
           g_autofree char *by = join_fields (pk_fields);
-          g_autofree char *list = g_strdup_printf (_("List %s by %s"), g->name, by);
+          g_autofree char *list = g_strdup_printf (C_("inferred access pattern", "List %s by %s"), g->name, by);
 
           add_pattern (model, list, g->name, DYN_DESIGN_LIST, pk_fields, FALSE);
         }
@@ -1931,7 +1926,7 @@ infer_patterns (Infer          *self,
           if (g->parent >= 0 && !g->edge)
             across = !strv_contains_all (params, pk_fields);
           /* TRANSLATORS: an inferred access pattern: the items of an entity in a global secondary index, "List Project on GSI1". */
-          list = g_strdup_printf (_("List %s on %s"), g->name, index->name);
+          list = g_strdup_printf (C_("inferred access pattern", "List %s on %s"), g->name, index->name);
           add_pattern (model, list, g->name, DYN_DESIGN_LIST, params, across);
         }
     }
