@@ -718,6 +718,69 @@ test_live_missing_table (DynTestFixture *fx,
   dyn_test_assert_service_error (error, DYN_ERROR_NOT_FOUND, "ResourceNotFoundException");
 }
 
+/* `dynoscope-cli design infer TABLE`: the model file on stdout (it loads
+ * back and checks the same), what the sample was on stderr. */
+static void
+test_live_cli (DynTestFixture *fx,
+               gconstpointer   data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) items = items_from_jsonl ("School.jsonl");
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(DynDesignModel) model = NULL;
+  g_autofree char *cli = g_build_filename (g_getenv ("DYN_BUILD_ROOT"), "app", "dynoscope-cli", NULL);
+  g_autofree char *home = g_dir_make_tmp ("dyn-infer-XXXXXX", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+  dyn_test_fixture_create_table (fx, "PK:S", "SK:S", school_gsis);
+  g_assert_true (dyn_test_load_items (fx->client, fx->table, items, &error));
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "HOME", home, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
+  g_subprocess_launcher_unsetenv (launcher, "AWS_CONFIG_FILE");
+  g_subprocess_launcher_unsetenv (launcher, "AWS_SHARED_CREDENTIALS_FILE");
+  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_REGION", DYN_TEST_REGION, TRUE);
+  proc = g_subprocess_launcher_spawn (launcher, &error, cli, "design", "infer", fx->table,
+                                      "--sample", "100", "--endpoint",
+                                      dyn_test_server_get_endpoint (fx->server), NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_assert_nonnull (strstr (err, "22 sampled items"));
+  g_assert_nonnull (strstr (err, "RCU"));
+
+  root = dyn_json_parse (out, -1, &error);
+  g_assert_no_error (error);
+  model = dyn_design_model_load (root, NULL, &error);
+  g_assert_no_error (error);
+  dyn_design_model_validate (model, &error);
+  g_assert_no_error (error);
+  check_school (model);
+
+  /* A table that is not there: exit 1 and DynamoDB's word for it. */
+  {
+    g_autoptr(GSubprocess) gone = g_subprocess_launcher_spawn (launcher, &error, cli, "design", "infer",
+                                                               "no-such-table", "--endpoint",
+                                                               dyn_test_server_get_endpoint (fx->server), NULL);
+    g_autofree char *gone_out = NULL, *gone_err = NULL;
+
+    g_assert_no_error (error);
+    g_subprocess_communicate_utf8 (gone, NULL, NULL, &gone_out, &gone_err, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (g_subprocess_get_exit_status (gone), ==, 1);
+    g_assert_nonnull (strstr (gone_err, "error:"));
+  }
+}
+
 #define PK_SK(pk, sk) \
   "{\"TableName\": \"%s\", \"BillingMode\": \"PAY_PER_REQUEST\", " \
   "\"KeySchema\": [{\"AttributeName\": \"" pk "\", \"KeyType\": \"HASH\"}, {\"AttributeName\": \"" sk "\", \"KeyType\": \"RANGE\"}], " \
@@ -783,6 +846,8 @@ main (int argc, char **argv)
       g_test_add (path, DynTestFixture, &live_cases[i], setup_local, test_live, dyn_test_fixture_teardown);
     }
   g_test_add ("/design-infer/local/sample-size", DynTestFixture, NULL, setup_local, test_live_sample_size,
+              dyn_test_fixture_teardown);
+  g_test_add ("/design-infer/local/cli", DynTestFixture, NULL, setup_local, test_live_cli,
               dyn_test_fixture_teardown);
   g_test_add ("/design-infer/local/missing-table", DynTestFixture, NULL, setup_local, test_live_missing_table,
               dyn_test_fixture_teardown);
