@@ -143,19 +143,6 @@ assert_drafts (const DynDesignModel *model)
     {
       const DynDesignRequest *r = requests->pdata[i];
 
-      const DynDesignPattern *p = model->patterns->pdata[i];
-      const DynDesignEntity *e = dyn_design_model_find_entity (model, p->entity);
-
-      /* Known in design-draft: a get whose sort key repeats the partition
-       * key's field (Shop's customer, PK = SK = "{customerId}") is matched
-       * as if the field were used up by the partition key. */
-      if (r->operation == DYN_OP_SCAN && model->table->sort_key != NULL &&
-          g_strcmp0 (dyn_design_entity_get_key (e, model->table->partition_key),
-                     dyn_design_entity_get_key (e, model->table->sort_key)) == 0)
-        {
-          g_test_incomplete ("design-draft drafts a get on PK = SK = one field as a Scan");
-          continue;
-        }
       if (r->operation != DYN_OP_GET_ITEM && r->operation != DYN_OP_QUERY)
         g_error ("“%s” drafts as %s: %s", r->pattern, dyn_operation_get_name (r->operation),
                  r->reason ? r->reason : "");

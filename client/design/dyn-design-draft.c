@@ -753,14 +753,11 @@ match_source (Draft                    *draft,
 
   if (pattern->operation == DYN_DESIGN_GET)
     {
-      g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
-      g_auto(GStrv) rest_strv = NULL;
       g_autoptr(GPtrArray) sk_used = g_ptr_array_new_with_free_func (g_free);
 
-      for (guint i = 0; i < rest->len; i++)
-        g_strv_builder_add (b, rest->pdata[i]);
-      rest_strv = g_strv_builder_end (b);
-      if (sk_template != NULL && !template_fields_given (sk_template, rest_strv, sk_used))
+      /* The sort key may repeat a field of the partition key (a customer
+       * keyed PK = SK = {customerId}): any parameter fills it. */
+      if (sk_template != NULL && !template_fields_given (sk_template, pattern->parameters, sk_used))
         {
           match_clear (m);
           return FALSE;
