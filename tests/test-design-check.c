@@ -648,6 +648,86 @@ test_existing_findings (DynTestFixture *fx,
   g_assert_true (table_exists (fx->client, fx->table));
 }
 
+static DynValue *
+plan_item (DynDesignPlan *plan,
+           const char    *entity,
+           const char    *json)
+{
+  const DynDesignPlacement *placement = dyn_design_plan_find_placement (plan, entity);
+  g_autoptr(GError) error = NULL;
+  DynValue *item = dyn_test_itemf ("%s", json);
+
+  g_assert_nonnull (placement);
+  for (guint k = 0; k < placement->keys->len; k++)
+    {
+      DynDesignKey *key = placement->keys->pdata[k];
+      g_autoptr(DynDesignTemplate) tmpl = dyn_design_template_parse (key->template, &error);
+      g_autoptr(DynValue) v = NULL;
+
+      g_assert_no_error (error);
+      v = dyn_design_template_render (tmpl, item, 0, 0, &error);
+      g_assert_no_error (error);
+      dyn_value_map_set (item, key->attribute, v);
+    }
+  g_assert_cmpstr (dyn_design_plan_classify (plan, item), ==, entity);
+  return item;
+}
+
+/* A table with real data and no examples written: the patterns read values
+ * from the sample (a workspace none of the examples has) and pass; nothing
+ * is written. */
+static void
+test_existing_real_data (DynTestFixture *fx,
+                         gconstpointer   data)
+{
+  g_autoptr(DynDesignModel) model = NULL;
+  g_autoptr(DynDesignPlan) plan = NULL;
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
+  g_autoptr(DynDesignCheckReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  DynDesignCheckOptions options = { 0 };
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+  model = load_seed ("workspaces.json");
+  plan = dyn_design_draft (model, &error);
+  g_assert_no_error (error);
+  create_plan_table (fx, plan, TRUE);
+  g_ptr_array_add (items, plan_item (plan, "Workspace",
+                                     "{\"workspaceId\":{\"S\":\"umbrella\"},\"name\":{\"S\":\"Umbrella\"}}"));
+  for (guint n = 1; n <= 4; n++)
+    {
+      g_autofree char *json = g_strdup_printf ("{\"workspaceId\":{\"S\":\"umbrella\"},\"projectId\":{\"S\":\"2024-%04u\"},"
+                                               "\"title\":{\"S\":\"P%u\"},\"status\":{\"S\":\"%s\"}}",
+                                               n, n, n % 2 ? "ACTIVE" : "ARCHIVED");
+      g_ptr_array_add (items, plan_item (plan, "Project", json));
+    }
+  g_assert_true (dyn_test_load_items (fx->client, fx->table, items, &error));
+  g_assert_no_error (error);
+
+  options.table = fx->table;
+  report = run_check (fx->client, model, &options);
+  g_assert_cmpuint (report->items_written, ==, 0);
+  g_assert_cmpuint (report->sampled_items, ==, items->len);
+  g_assert_cmpuint (report->results->len, ==, model->patterns->len);
+  for (guint i = 0; i < report->results->len; i++)
+    {
+      const DynDesignCheckResult *r = report->results->pdata[i];
+
+      if (!r->passed)
+        g_error ("“%s” did not pass on real data: %s", r->pattern, r->problem);
+      g_assert_cmpuint (r->items, >, 0);
+      g_assert_cmpuint (r->requests, ==, 1);
+    }
+  g_assert_true (report->passed);
+  /* Nothing was written: still the five items. */
+  {
+    g_autoptr(DynResponse) scan = dyn_test_callf (fx->client, "Scan", &error,
+                                                  "{\"TableName\":\"%s\",\"Select\":\"COUNT\"}", fx->table);
+    g_assert_no_error (error);
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (scan->root), "Count"), ==, items->len);
+  }
+}
+
 /* An existing table without the plan's index: the pattern that needs it
  * cannot be a Query there; a finding and a failed result, not sent. */
 static void
@@ -999,6 +1079,75 @@ test_keep_table (void)
   g_assert_no_error (error);
 }
 
+/* The models other tools write (tests/design-models/: NoSQL Workbench in
+ * the shapes of AWS's published samples, CloudFormation, create-table)
+ * hold no access patterns: they get starter ones from their keys, and those
+ * check as GetItems and Queries of one page on DynamoDB Local. */
+static void
+test_imported (void)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  g_autoptr(DynClient) client = NULL;
+  g_autofree char *dir = g_build_filename (g_getenv ("DYN_SOURCE_ROOT"), "tests", "design-models", NULL);
+  g_autoptr(GDir) d = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *name;
+  guint checked = 0;
+
+  if (server == NULL)
+    return;
+  client = dyn_test_client_new (server);
+  d = g_dir_open (dir, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(DynDesignModel) model = NULL;
+      g_autoptr(DynDesignCheckReport) report = NULL;
+
+      if (!g_str_has_suffix (name, ".json"))
+        continue;
+      model = dyn_design_model_load_file (path, NULL, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s: %u starter patterns", name, model->patterns->len);
+      g_assert_cmpuint (model->patterns->len, >, 0);
+      report = run_check (client, model, NULL);
+      for (guint i = 0; i < report->results->len; i++)
+        {
+          DynDesignCheckResult *r = report->results->pdata[i];
+
+          if (!r->passed)
+            g_error ("%s: “%s” did not pass: %s", name, r->pattern, r->problem);
+          g_assert_true (r->operation == DYN_OP_GET_ITEM || r->operation == DYN_OP_QUERY);
+        }
+      g_assert_true (report->passed);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 5);
+}
+
+/* A model without access patterns checks nothing, and says so. */
+static void
+test_no_patterns (void)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  g_autoptr(DynClient) client = NULL;
+  g_autoptr(DynDesignModel) model = NULL;
+  g_autoptr(DynDesignCheckReport) report = NULL;
+
+  if (server == NULL)
+    return;
+  client = dyn_test_client_new (server);
+  model = load_seed ("workspaces.json");
+  g_ptr_array_set_size (model->patterns, 0);
+  report = run_check (client, model, NULL);
+  g_assert_false (report->passed);
+  g_assert_cmpuint (report->results->len, ==, 0);
+  g_assert_cmpuint (report->findings->len, ==, 1);
+  g_assert_true (((DynDesignDecision *) report->findings->pdata[0])->warning);
+  g_assert_nonnull (strstr (((DynDesignDecision *) report->findings->pdata[0])->text, "no access patterns"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1012,6 +1161,8 @@ main (int argc, char **argv)
   g_test_add_func ("/design-check/cli-passes", test_cli_passes);
   g_test_add ("/design-check/existing/findings", DynTestFixture, NULL,
               fixture_setup, test_existing_findings, dyn_test_fixture_teardown);
+  g_test_add ("/design-check/existing/real-data", DynTestFixture, NULL,
+              fixture_setup, test_existing_real_data, dyn_test_fixture_teardown);
   g_test_add ("/design-check/existing/missing-index", DynTestFixture, NULL,
               fixture_setup, test_existing_missing_index, dyn_test_fixture_teardown);
   g_test_add ("/design-check/existing/other-keys", DynTestFixture, NULL,
@@ -1023,5 +1174,7 @@ main (int argc, char **argv)
   g_test_add_func ("/design-check/dropped-connection", test_dropped_connection);
   g_test_add_func ("/design-check/cancel", test_cancel);
   g_test_add_func ("/design-check/keep-table", test_keep_table);
+  g_test_add_func ("/design-check/imported", test_imported);
+  g_test_add_func ("/design-check/no-patterns", test_no_patterns);
   return g_test_run ();
 }

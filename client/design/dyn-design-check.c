@@ -28,7 +28,9 @@
  * only a scratch table is removed), the patterns run, and a sample Scan of
  * the table's own data (its estimated cost said first) checked against the
  * model: items of no entity, and item collections far above their siblings
- * or near the 10 GB limit of a table with a local secondary index.
+ * or near the 10 GB limit of a table with a local secondary index. Without
+ * examples written the sample comes first, and the plan is drafted again on
+ * it, so that each pattern asks for values of the table's own items.
  *
  * The reads are the plan's DynReadRequests: their DynRequest, pointed at the
  * table checked (the plan names the model's table, a scratch table has
@@ -86,6 +88,7 @@ typedef struct {
   gboolean              verifying;  /* a COUNT's second read, for the entities only */
   guint                 index_retries;
   GPtrArray            *sample;     /* DynValue */
+  gboolean              sampled;    /* the sample was read (before the patterns, without examples) */
 } CheckData;
 
 static void step (GTask *task, Step next);
@@ -597,7 +600,7 @@ compare_with_plan (CheckData *d)
         }
       if (problem != NULL)
         {
-          g_hash_table_insert (d->unusable, r->pattern, g_strdup (problem));
+          g_hash_table_insert (d->unusable, g_strdup (r->pattern), g_strdup (problem));
           add_finding (d, r->index ? r->index : d->table, r->pattern, TRUE, problem);
         }
     }
@@ -798,7 +801,8 @@ judge (CheckData            *d,
   if (res->items == 0)
     {
       if (!d->scratch && !d->write_examples)
-        ADD (_("It returned no items (the examples were not written into the table)."));
+        ADD (_("It returned no items: the sample of the table holds no item of “%s” with its parameters, so the read asked for values that may not be there."),
+             d->entity ? d->entity : "");
       else
         ADD (_("It returned no items."));
     }
@@ -919,7 +923,7 @@ run_next (GTask *task)
 
   if (d->next >= requests->len)
     {
-      step (task, d->scratch ? STEP_CLEANUP : STEP_SAMPLE);
+      step (task, d->scratch || d->sampled ? STEP_CLEANUP : STEP_SAMPLE);
       return;
     }
   r = requests->pdata[d->next];
@@ -1131,7 +1135,30 @@ sample_cb (GObject      *source,
   d->report->sample_read_units = stats->read_units;
   analyze_sample (d, dyn_pager_is_done (d->pager));
   g_clear_object (&d->pager);
-  step (task, STEP_CLEANUP);
+  if (d->write_examples || d->sampled)
+    {
+      step (task, STEP_CLEANUP);
+      return;
+    }
+  d->sampled = TRUE;
+
+  /* Drafted again on the sample: each pattern's values are those of the
+   * first sampled item of its entity that has them. */
+  {
+    DynDesignPlan *plan;
+
+    g_clear_pointer (&d->model->items, g_ptr_array_unref);
+    d->model->items = g_ptr_array_ref (d->sample);
+    plan = dyn_design_draft (d->model, &error);
+    if (plan == NULL)
+      {
+        fail_prefixed (task, error, _("The model cannot be drafted"));
+        return;
+      }
+    dyn_design_plan_free (d->plan);
+    d->plan = plan;
+  }
+  step (task, STEP_PATTERNS);
 }
 
 static void
@@ -1199,6 +1226,10 @@ finish (GTask *task)
       g_task_return_error (task, g_steal_pointer (&d->error));
       return;
     }
+  if (d->model->patterns->len == 0)
+    /* Nothing run is nothing shown: a check of no pattern does not pass. */
+    add_finding (d, d->model->name, NULL, TRUE,
+                 g_strdup (_("The model has no access patterns: nothing was checked. Write down the reads the application makes (accessPatterns) and check again.")));
   report->passed = TRUE;
   for (guint i = 0; i < report->results->len; i++)
     report->passed &= ((DynDesignCheckResult *) report->results->pdata[i])->passed;
@@ -1285,7 +1316,9 @@ step (GTask *task,
       if (d->write_examples)
         step (task, STEP_WRITE);
       else
-        step (task, STEP_PATTERNS);
+        /* The table's own data: the sample first, so that the patterns ask
+         * for values that are there. */
+        step (task, STEP_SAMPLE);
       break;
 
     case STEP_CREATE:
@@ -1390,7 +1423,7 @@ dyn_design_check_async (DynClient                   *client,
   d->write_examples = d->scratch || options->write_examples;
   d->keep_table = options->keep_table;
   d->sample_items = options->sample_items ? options->sample_items : DEFAULT_SAMPLE_ITEMS;
-  d->unusable = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  d->unusable = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);  /* the plan is drafted again: names copied */
   d->others = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   d->plan = dyn_design_draft (d->model, &error);
@@ -1404,6 +1437,22 @@ dyn_design_check_async (DynClient                   *client,
   d->examples = dyn_design_examples (d->model, d->plan, per_parent, options->seed);
   if (d->examples == NULL)
     d->examples = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
+  if ((d->model->items == NULL || d->model->items->len == 0) && d->examples->len > 0)
+    {
+      /* The plan's requests take their values from examples drafted with
+       * the default count and seed: drafted again on the examples written
+       * here, so that every read asks for items that are there. */
+      g_clear_pointer (&d->model->items, g_ptr_array_unref);
+      d->model->items = g_ptr_array_ref (d->examples);
+      dyn_design_plan_free (d->plan);
+      d->plan = dyn_design_draft (d->model, &error);
+      if (d->plan == NULL)
+        {
+          g_prefix_error (&error, "%s", _("The model cannot be drafted: "));
+          g_task_return_error (task, error);
+          return;
+        }
+    }
   d->plan_keys = dyn_design_table_to_keys (dyn_design_plan_get_table (d->plan));
 
   d->report = g_new0 (DynDesignCheckReport, 1);

@@ -1024,17 +1024,31 @@ add_attribute_index (Draft                  *draft,
 /* ------------------------------------------------------------------------ */
 /* Requests */
 
-/* The example context of the first example item of @entity. */
+/* The example context of the first example item of @pattern's entity that
+ * holds every parameter (a sparse index leaves its keys off some items),
+ * else of its first example item. */
 static const DynValue *
-example_context (GPtrArray  *items,
-                 GPtrArray  *contexts,
-                 const DynDesignPlan *plan,
-                 const char *entity)
+example_context (GPtrArray              *items,
+                 GPtrArray              *contexts,
+                 const DynDesignPlan    *plan,
+                 const DynDesignPattern *pattern)
 {
+  const DynValue *first = NULL;
+
   for (guint i = 0; i < items->len; i++)
-    if (g_strcmp0 (dyn_design_plan_classify (plan, items->pdata[i]), entity) == 0)
-      return contexts->pdata[i];
-  return NULL;
+    if (g_strcmp0 (dyn_design_plan_classify (plan, items->pdata[i]), pattern->entity) == 0)
+      {
+        const DynValue *context = contexts->pdata[i];
+        gboolean complete = TRUE;
+
+        for (guint k = 0; pattern->parameters && pattern->parameters[k] && complete; k++)
+          complete = dyn_value_map_lookup (context, pattern->parameters[k]) != NULL;
+        if (complete)
+          return context;
+        if (first == NULL)
+          first = context;
+      }
+  return first;
 }
 
 static DynValue *
@@ -1786,7 +1800,7 @@ dyn_design_draft (const DynDesignModel *model,
   for (guint i = 0; i < plan->model->patterns->len; i++)
     {
       DynDesignPattern *p = plan->model->patterns->pdata[i];
-      const DynValue *context = example_context (items, contexts, plan, p->entity);
+      const DynValue *context = example_context (items, contexts, plan, p);
       g_autoptr(DynValue) empty = context ? NULL : dyn_value_new_map ();
       const char *only = side_collection_index (&draft, p);
       Match m;

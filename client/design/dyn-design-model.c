@@ -1197,6 +1197,184 @@ load_dynoscope (JsonObject *root,
   return g_steal_pointer (&model);
 }
 
+/* The fields of @template (NULL: none) added to @into once each. */
+static void
+add_template_fields (const char *template,
+                     GPtrArray  *into)
+{
+  g_autoptr(DynDesignTemplate) t = template ? dyn_design_template_parse (template, NULL) : NULL;
+  g_auto(GStrv) fields = t ? dyn_design_template_get_fields (t) : NULL;
+
+  for (guint i = 0; fields && fields[i]; i++)
+    if (!g_ptr_array_find_with_equal_func (into, fields[i], g_str_equal, NULL))
+      g_ptr_array_add (into, g_strdup (fields[i]));
+}
+
+static gboolean
+template_varies (const char *template)
+{
+  g_autoptr(DynDesignTemplate) t = template ? dyn_design_template_parse (template, NULL) : NULL;
+
+  return t != NULL && !dyn_design_template_is_constant (t);
+}
+
+/* Whether a Query of @index by @e's partition key returns @e's items only:
+ * its sort key there starts with a literal prefix of its own, or no other
+ * entity has the index's partition key (as a key or an attribute) (an overloaded index whose collections mix
+ * entities serves reads of the whole collection, not of one entity). */
+static gboolean
+index_tells_apart (const DynDesignModel *model,
+                   const DynDesignEntity *e,
+                   const DynDesignIndex  *index)
+{
+  const char *sk = index->sort_key ? dyn_design_entity_get_key (e, index->sort_key) : NULL;
+  g_autoptr(DynDesignTemplate) t = sk ? dyn_design_template_parse (sk, NULL) : NULL;
+
+  if (t != NULL && *dyn_design_template_get_prefix (t) != '\0')
+    return TRUE;
+  for (guint i = 0; i < model->entities->len; i++)
+    {
+      const DynDesignEntity *other = model->entities->pdata[i];
+
+      if (other != e && (dyn_design_entity_get_key (other, index->partition_key) != NULL ||
+                         dyn_design_entity_find_attribute (other, index->partition_key) != NULL))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+add_starter (DynDesignModel     *model,
+             char               *name,     /* taken */
+             const char         *entity,
+             DynDesignOperation  operation,
+             GPtrArray          *parameters,
+             gboolean            across)
+{
+  g_autofree char *owned = name;
+  DynDesignPattern *p;
+
+  if (parameters->len == 0)
+    return;
+  for (guint i = 0; i < model->patterns->len; i++)
+    if (g_strcmp0 (((DynDesignPattern *) model->patterns->pdata[i])->name, name) == 0)
+      return;
+  p = dyn_design_pattern_new (name, entity, operation);
+  g_strfreev (p->parameters);
+  g_ptr_array_add (parameters, NULL);
+  p->parameters = g_strdupv ((char **) parameters->pdata);
+  g_ptr_array_remove_index (parameters, parameters->len - 1);
+  p->across_parents = across;
+  g_ptr_array_add (model->patterns, p);
+}
+
+static void
+set_whole_value_key (DynDesignEntity *e,
+                     const char      *attribute,
+                     const char      *type)
+{
+  g_autofree char *template = NULL;
+  g_autoptr(GString) escaped = g_string_new (NULL);
+
+  if (attribute == NULL || dyn_design_entity_get_key (e, attribute) != NULL)
+    return;
+  for (const char *c = attribute; *c; c++)
+    {
+      if (*c == '{' || *c == '}')
+        g_string_append_c (escaped, *c);
+      g_string_append_c (escaped, *c);
+    }
+  template = g_strdup_printf ("{%s}", escaped->str);
+  dyn_design_entity_set_key (e, attribute, template);
+  if (dyn_design_entity_find_attribute (e, attribute) == NULL)
+    g_ptr_array_add (e->attributes, dyn_design_attribute_new (attribute, type ? type : "S"));
+}
+
+guint
+dyn_design_model_add_starter_patterns (DynDesignModel *self)
+{
+  const DynDesignTable *t;
+  guint before;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  t = self->table;
+  if (self->patterns->len > 0 || t == NULL || t->partition_key == NULL)
+    return 0;
+  before = self->patterns->len;
+
+  if (self->entities->len == 0)
+    {
+      /* A table without entities (CloudFormation, create-table): one entity
+       * whose keys are the table's and its indexes' own attributes. */
+      DynDesignEntity *e = dyn_design_entity_new (t->name ? t->name : "Item");
+
+      set_whole_value_key (e, t->partition_key, t->partition_type);
+      set_whole_value_key (e, t->sort_key, t->sort_type);
+      for (guint i = 0; t->indexes && i < t->indexes->len; i++)
+        {
+          const DynDesignIndex *index = t->indexes->pdata[i];
+          set_whole_value_key (e, index->partition_key, index->partition_type);
+          set_whole_value_key (e, index->sort_key, index->sort_type);
+        }
+      g_ptr_array_add (self->entities, e);
+    }
+
+  for (guint i = 0; i < self->entities->len; i++)
+    {
+      const DynDesignEntity *e = self->entities->pdata[i];
+      const char *pk = dyn_design_entity_get_key (e, t->partition_key);
+      const char *sk = t->sort_key ? dyn_design_entity_get_key (e, t->sort_key) : NULL;
+      g_autoptr(GPtrArray) get = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) list = g_ptr_array_new_with_free_func (g_free);
+
+      if (pk == NULL)
+        continue;
+      add_template_fields (pk, get);
+      add_template_fields (sk, get);
+      /* TRANSLATORS: an inferred access pattern: one item of an entity, "Get Project". */
+      add_starter (self, g_strdup_printf (C_("inferred access pattern", "Get %s"), e->name),
+                   e->name, DYN_DESIGN_GET, get, FALSE);
+      add_template_fields (pk, list);
+      if (template_varies (sk) && get->len > list->len)
+        {
+          g_autofree char *by = NULL;
+
+          /* The sort key holds a field the partition key does not: the
+           * entity has a collection to list. */
+          g_ptr_array_add (list, NULL);
+          by = g_strjoinv (", ", (char **) list->pdata);
+          g_ptr_array_remove_index (list, list->len - 1);
+          /* TRANSLATORS: an inferred access pattern: the children in their parent's collection, "List Project by Workspace". */
+          add_starter (self, g_strdup_printf (C_("inferred access pattern", "List %s by %s"), e->name, by),
+                       e->name, DYN_DESIGN_LIST, list, FALSE);
+        }
+      for (guint k = 0; t->indexes && k < t->indexes->len; k++)
+        {
+          const DynDesignIndex *index = t->indexes->pdata[k];
+          const char *ipk = dyn_design_entity_get_key (e, index->partition_key);
+          g_autoptr(GPtrArray) on = g_ptr_array_new_with_free_func (g_free);
+
+          /* A local index reads the same partition as the list above, in
+           * another order: no read of its own. */
+          if (index->local)
+            continue;
+          if (ipk != NULL)
+            add_template_fields (ipk, on);
+          else if (dyn_design_entity_find_attribute (e, index->partition_key) != NULL)
+            g_ptr_array_add (on, g_strdup (index->partition_key));
+          else
+            continue;
+          if (!index_tells_apart (self, e, index))
+            continue;
+          /* TRANSLATORS: an inferred access pattern: the items of an entity in a global secondary index, "List Project on GSI1". */
+          add_starter (self, g_strdup_printf (C_("inferred access pattern", "List %s on %s"), e->name, index->name),
+                       e->name, DYN_DESIGN_LIST, on, !index->local);
+        }
+    }
+  return self->patterns->len - before;
+}
+
 DynDesignModel *
 dyn_design_model_load (JsonNode    *root,
                        const char  *table,
@@ -1204,6 +1382,7 @@ dyn_design_model_load (JsonNode    *root,
 {
   JsonObject *obj;
   JsonNode *format;
+  DynDesignModel *model = NULL;
 
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -1226,11 +1405,19 @@ dyn_design_model_load (JsonNode    *root,
       return load_dynoscope (obj, error);
     }
   if (json_object_has_member (obj, "ModelName") || json_object_has_member (obj, "DataModel"))
-    return _dyn_design_workbench_load (obj, table, error);
-  if (json_object_has_member (obj, "Resources") || json_object_has_member (obj, "AWSTemplateFormatVersion") ||
-      (json_object_has_member (obj, "Type") && json_object_has_member (obj, "Properties")) ||
-      json_object_has_member (obj, "KeySchema") || json_object_has_member (obj, "Table"))
-    return _dyn_design_cloudformation_load (obj, table, error);
+    model = _dyn_design_workbench_load (obj, table, error);
+  else if (json_object_has_member (obj, "Resources") || json_object_has_member (obj, "AWSTemplateFormatVersion") ||
+           (json_object_has_member (obj, "Type") && json_object_has_member (obj, "Properties")) ||
+           json_object_has_member (obj, "KeySchema") || json_object_has_member (obj, "Table"))
+    model = _dyn_design_cloudformation_load (obj, table, error);
+  if (model != NULL)
+    {
+      /* Neither format holds access patterns: the keys' own, as a start. */
+      dyn_design_model_add_starter_patterns (model);
+      return model;
+    }
+  if (error != NULL && *error != NULL)
+    return NULL;
 
   g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
                _("Not a model: a Dynoscope model has \"format\": \"%s\", a NoSQL Workbench model ModelName and DataModel, a CloudFormation template Resources, a create-table input TableName and KeySchema"),

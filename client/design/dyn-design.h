@@ -319,7 +319,8 @@ gboolean            dyn_design_operation_from_string (const char *text, DynDesig
  * AWS::DynamoDB::Table) or a bare AWS::DynamoDB::Table resource, or the
  * create-table input (TableName + KeySchema). @table picks one table of a
  * multi-table source (NULL: the only or first one; the others are kept in
- * @extra). Errors name the JSON path and what was wrong
+ * @extra). A Workbench or CloudFormation model gets starter access patterns
+ * (dyn_design_model_add_starter_patterns()): those formats hold none. Errors name the JSON path and what was wrong
  * ("DataModel[0].KeyAttributes.PartitionKey: no AttributeName").
  */
 DynDesignModel     *dyn_design_model_load       (JsonNode    *root,
@@ -333,6 +334,13 @@ DynDesignModel     *dyn_design_model_load_file  (const char  *path,
  * the first problem ("patterns[2].entity: no entity “Projet”"). */
 gboolean            dyn_design_model_validate   (const DynDesignModel *self,
                                                  GError              **error);
+/* When the model has no access patterns (a NoSQL Workbench model, a
+ * CloudFormation template): starter patterns from the keys, as inference
+ * makes them — a get per entity, a list per entity in its partition when its
+ * sort key varies, a list per index the entity is in — so that the check has
+ * something to run; a model without entities gets one named after the table
+ * whose keys are the table's own attributes. Returns how many were added. */
+guint               dyn_design_model_add_starter_patterns (DynDesignModel *self);
 /* The Dynoscope model file (client/design/MODEL.md). */
 JsonNode           *dyn_design_model_to_json    (const DynDesignModel *self) G_GNUC_WARN_UNUSED_RESULT;
 gboolean            dyn_design_model_save_file  (const DynDesignModel *self,
