@@ -24,7 +24,8 @@ fi
 port=${DYN_DEMO_PORT:-8000}
 export AWS_ACCESS_KEY_ID=demo AWS_SECRET_ACCESS_KEY=demo AWS_REGION=us-east-1 AWS_DEFAULT_REGION=us-east-1
 pid=$(bash build-aux/ddb-local.sh "$port")
-trap 'kill $pid 2>/dev/null || true' EXIT
+tmp=$(mktemp -d)
+trap 'kill $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 cli() { _build/app/dynoscope-cli --endpoint "http://127.0.0.1:$port" "$@"; }
 
 cli create-table Workspaces --pk EntityRef:S --sk Detail:S --gsi GSI1:GSI1PK:S:GSI1SK:S >/dev/null
@@ -67,6 +68,20 @@ cli --stats sql "$sql_roster"
 echo
 echo "== PartiQL that reads the whole table, linted before it is sent"
 cli partiql --lint "SELECT * FROM Workspaces WHERE Status = 'active'" || true
+echo
+echo "== The design studio: the seeds' two designs drafted and checked on scratch tables (one request per access pattern)"
+cli design draft data/design/workspaces.json > "$tmp/plan.json"
+python3 -c 'import json, sys
+for p in json.load(open(sys.argv[1]))["placements"]:
+    print("  %-10s %s" % (p["entity"], "  ".join("%s = %s" % kv for kv in p["keys"].items())))' "$tmp/plan.json"
+cli design check data/design/workspaces.json
+cli design check data/design/school.json
+echo
+echo "== The model inferred from the demo School table"
+cli design infer School > "$tmp/school-model.json"
+python3 -c 'import json, sys
+for e in json.load(open(sys.argv[1]))["entities"]:
+    print("  %-10s %s" % (e["name"], "  ".join("%s = %s" % kv for kv in e.get("keys", {}).items())))' "$tmp/school-model.json"
 echo
 echo "== A second enrolment is refused by attribute_not_exists(PK)"
 if cli put School --condition 'attribute_not_exists(PK)' \

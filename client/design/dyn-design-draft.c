@@ -1311,6 +1311,15 @@ scan_request (Draft                  *draft,
   return r;
 }
 
+/* Whether @text (NULL: no sort key) is a template without fields. */
+static gboolean
+sort_key_is_constant (const char *text)
+{
+  g_autoptr(DynDesignTemplate) t = text ? parse_template (text) : NULL;
+
+  return t != NULL && dyn_design_template_is_constant (t);
+}
+
 static DynDesignRequest *
 build_request (Draft                  *draft,
                const DynDesignPattern *pattern,
@@ -1326,6 +1335,7 @@ build_request (Draft                  *draft,
   g_autofree char *pk_fields = fields_text (m->pk_template);
   g_autofree char *sk_fields = m->sk_template ? fields_text (m->sk_template) : NULL;
   g_autofree char *where = NULL;
+  g_autofree char *discriminator = NULL;
   DynDesignEntity *entity = dyn_design_model_find_entity (plan->model, pattern->entity);
   gboolean sharded = placement->shards > 1 && template_has_shard (m->pk_template);
   guint shard = sharded ? _dyn_design_shard_of (entity, context, placement->shards) : 0;
@@ -1435,6 +1445,18 @@ build_request (Draft                  *draft,
         give (given, v, m->filter->pdata[i]);
         filter = and_of (g_steal_pointer (&filter), compare (DYN_EXPR_OP_EQ, m->filter->pdata[i], v));
       }
+    if (m->sort == SORT_NONE && entity != NULL && entity->discriminator != NULL &&
+        strchr (entity->discriminator, '=') != NULL && !sort_key_is_constant (m->sk_template))
+      {
+        /* The sort key cannot tell the entity apart (Shop: a customer's
+         * orders "o5001" beside the customer "c1001"): its discriminator
+         * attribute does, as a filter. */
+        g_auto(GStrv) kv = g_strsplit (entity->discriminator, "=", 2);
+        g_autoptr(DynValue) v = dyn_value_new_string (kv[1]);
+
+        filter = and_of (g_steal_pointer (&filter), compare (DYN_EXPR_OP_EQ, kv[0], v));
+        discriminator = g_strdup (kv[0]);
+      }
     spec.mode = DYN_READ_EXPLICIT;
     spec.key_condition_node = condition;
     spec.filter_node = filter;
@@ -1464,6 +1486,12 @@ build_request (Draft                  *draft,
                   /* Translators: %s: an access pattern, %u: the number of shards, %s: a key template */
                   g_strdup_printf (_("“%s” fans out over the %u shards of %s: one Query per shard, merged by the sort key."),
                                    pattern->name, r->shards, m->pk_template));
+  if (discriminator != NULL)
+    add_decision (plan, pattern->name, pattern->name, FALSE,
+                  /* Translators: %s: an access pattern, an attribute name, an entity */
+                  g_strdup_printf (_("“%s” filters on %s: the sort key does not tell %s apart from the other items "
+                                     "of its collection, so they are read (and paid for) but not returned."),
+                                   pattern->name, discriminator, pattern->entity));
   if (m->filter->len > 0)
     {
       g_autofree char *names = NULL;
