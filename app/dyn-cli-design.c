@@ -238,8 +238,8 @@ print_check_report (const DynDesignCheckReport *report,
             report->items_written, report->items_existing);
   if (report->sampled_items > 0 || report->sample_read_units > 0)
     printf ("sample: %" G_GUINT64_FORMAT " items · %g RCU\n", report->sampled_items, report->sample_read_units);
-  printf ("cost: %u requests · %g RCU · %g WCU\n", requests, read_units + report->sample_read_units,
-          report->write_units);
+  printf ("cost: %u request%s · %g RCU · %g WCU\n", requests, requests == 1 ? "" : "s",
+          read_units + report->sample_read_units, report->write_units);
   printf ("%s\n", report->passed ? "passed" : "FAILED");
 }
 
