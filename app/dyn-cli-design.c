@@ -35,6 +35,7 @@ typedef struct
   guint     per_parent;
   guint     sample;
   guint32   seed;
+  gboolean  json;
   GPtrArray *args;   /* positional, after the subcommand */
 } DesignOptions;
 
@@ -86,6 +87,8 @@ parse_design_args (DesignOptions *o,
         { o->write_examples = TRUE; continue; }
       if (strcmp (name, "--keep-table") == 0)
         { o->keep_table = TRUE; continue; }
+      if (strcmp (name, "--json") == 0)
+        { o->json = TRUE; continue; }
 
       if (strcmp (name, "--profile") == 0)
         string_field = &o->profile;
@@ -153,13 +156,113 @@ design_draft (DesignOptions *o,
   return FALSE;
 }
 
+static void
+check_progress_cb (const char *message,
+                   gpointer    user_data)
+{
+  /* On stderr: stdout holds the results (or the JSON report). */
+  fprintf (stderr, "%s\n", message);
+}
+
+static void
+check_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static void
+print_check_report (const DynDesignCheckReport *report,
+                    gboolean                    kept)
+{
+  guint requests = 0;
+  double read_units = 0;
+
+  printf ("table: %s%s\n", report->table,
+          report->scratch ? (kept ? " (scratch table, kept)" : " (scratch table, deleted)") : "");
+  for (guint i = 0; i < report->results->len; i++)
+    {
+      const DynDesignCheckResult *r = report->results->pdata[i];
+      g_autofree char *where = r->index ? g_strdup_printf (" on %s", r->index) : g_strdup ("");
+
+      requests += r->requests;
+      read_units += r->read_units;
+      printf ("%s: %s%s · %u request%s · %u page%s · %g RCU · %u item%s · %s%s%s\n",
+              r->pattern, dyn_operation_get_name (r->operation), where,
+              r->requests, r->requests == 1 ? "" : "s",
+              r->pages, r->pages == 1 ? "" : "s",
+              r->read_units,
+              r->items, r->items == 1 ? "" : "s",
+              r->passed ? "ok" : "FAIL",
+              r->problem ? ": " : "", r->problem ? r->problem : "");
+    }
+  for (guint i = 0; i < report->findings->len; i++)
+    {
+      const DynDesignDecision *f = report->findings->pdata[i];
+
+      printf ("%s: %s\n", f->warning ? "warning" : "note", f->text);
+    }
+  if (report->items_written > 0 || report->items_existing > 0)
+    printf ("examples: %u written, %u already there (left as they were)\n",
+            report->items_written, report->items_existing);
+  if (report->sampled_items > 0 || report->sample_read_units > 0)
+    printf ("sample: %" G_GUINT64_FORMAT " items · %g RCU\n", report->sampled_items, report->sample_read_units);
+  printf ("cost: %u requests · %g RCU · %g WCU\n", requests, read_units + report->sample_read_units,
+          report->write_units);
+  printf ("%s\n", report->passed ? "passed" : "FAILED");
+}
+
 static gboolean
 design_check (DesignOptions *o,
               int           *status,
               GError       **error)
 {
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "design check: not built yet");
-  return FALSE;
+  g_autoptr(DynDesignModel) model = NULL;
+  g_autoptr(DynClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(DynDesignCheckReport) report = NULL;
+  DynDesignCheckOptions options = { 0 };
+
+  if (o->args->len != 1)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "Usage: dynoscope-cli design check MODEL.json [--table T] [--write-examples] [--keep-table] "
+                   "[--per-parent N] [--sample N] [--seed N] [--json]");
+      return FALSE;
+    }
+  model = dyn_design_model_load_file (o->args->pdata[0], o->model_table, error);
+  if (model == NULL)
+    return FALSE;
+  client = dyn_connect (o->profile, o->region, o->endpoint, o->insecure, error);
+  if (client == NULL)
+    return FALSE;
+
+  options.table = o->table;
+  options.write_examples = o->write_examples;
+  options.keep_table = o->keep_table;
+  options.per_parent = o->per_parent;
+  options.sample_items = o->sample;
+  options.seed = o->seed;
+  dyn_design_check_async (client, model, &options, check_progress_cb, NULL, NULL,
+                          check_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  report = dyn_design_check_finish (client, result, error);
+  if (report == NULL)
+    return FALSE;
+
+  if (o->json)
+    {
+      g_autoptr(JsonNode) node = dyn_design_check_report_to_json (report);
+      g_autofree char *text = json_to_string (node, TRUE);
+
+      printf ("%s\n", text);
+    }
+  else
+    print_check_report (report, o->keep_table);
+  *status = report->passed ? 0 : 3;
+  return TRUE;
 }
 
 static gboolean
