@@ -805,12 +805,14 @@ report_cost (const DynDesignCheckReport *report)
   if (report->sampled_items > 0)
     {
       g_autofree char *sample = format_units (report->sample_read_units);
+      g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, report->sampled_items);
 
       g_string_append (s, " · ");
-      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "a sample of %" G_GUINT64_FORMAT " item for %s RCU",
-                                              "a sample of %" G_GUINT64_FORMAT " items for %s RCU",
-                                              report->sampled_items),
-                              report->sampled_items, sample);
+      /* Translators: the cost of the sample read of an existing table: its items, its RCU */
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "a sample of %s item for %s RCU",
+                                              "a sample of %s items for %s RCU",
+                                              (gulong) MIN (report->sampled_items, G_MAXULONG)),
+                              n, sample);
     }
   return g_string_free (s, FALSE);
 }

@@ -1,0 +1,554 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#define G_LOG_DOMAIN "test-window-design"
+#include "config.h"
+
+#include <locale.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "dyn-application.h"
+#include "dyn-design-edit.h"
+#include "dyn-test-util.h"
+#include "dyn-test-window.h"
+#include "dyn-window.h"
+
+/* The Design page in the real window under Xvfb against DynamoDB Local:
+ * the seeds' Workspaces model opened through the window (the function
+ * win.design-open calls after its dialog) shows the seeds' key plan
+ * (WS#{workspaceId} / META / PROJ#…) in the plan table, with its
+ * decisions; an edit in the entity editor changes the plan at once (one
+ * draft per edit); the access patterns with their key conditions and
+ * snippets in each language; the examples stacked per item collection;
+ * the live check on the window's connection passes every pattern with one
+ * request of one page; "Open in Table" shows the checked scratch table's
+ * items grouped by item collection in the Items page; the School model has
+ * its inverted GSI1 in the plan and passes its check too; Save writes the
+ * edited model and it reads back. With DYN_SCREENSHOT_DIR set (or into
+ * the build directory) design.png (the plan, light) and design-dark.png
+ * (the check, dark) are written. */
+
+static DynApplication *app;
+static char *tmp_dir;
+
+typedef struct {
+  DynWindow          *window;
+  DynConnectionStore *store;
+  DynConnection      *connection;
+  DynDesignView      *view;
+} Fixture;
+
+static void
+settle (void)
+{
+  for (guint i = 0; i < 15; i++)
+    {
+      dyn_test_iterate ();
+      g_usleep (10000);
+    }
+}
+
+static char *
+design_path (const char *name)
+{
+  return g_build_filename (g_getenv ("DYN_SOURCE_ROOT"), "data", "design", name, NULL);
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  g_autofree char *path = g_build_filename (tmp_dir, "connections.ini", NULL);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (server == NULL)
+    return;
+  g_unlink (path);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_LIGHT);
+  fixture->store = dyn_connection_store_new (path);
+  g_assert_true (dyn_connection_store_load (fixture->store, NULL));
+  fixture->window = dyn_window_new (GTK_APPLICATION (app), fixture->store);
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1280, 800);
+  g_object_ref_sink (fixture->window);
+  g_object_ref (fixture->window);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  for (guint i = 0; i < 100 && !gtk_widget_get_mapped (GTK_WIDGET (fixture->window)); i++)
+    {
+      dyn_test_iterate ();
+      g_usleep (10000);
+    }
+
+  fixture->connection = dyn_connection_new ("Local");
+  dyn_connection_set_region (fixture->connection, DYN_TEST_REGION);
+  dyn_connection_set_endpoint_url (fixture->connection, dyn_test_server_get_endpoint (server));
+  dyn_connection_store_add_async (fixture->store, fixture->connection, NULL, NULL, NULL, dyn_test_result_cb, &result);
+  dyn_test_wait (&result);
+  g_assert_true (dyn_connection_store_add_finish (fixture->store, result, &error));
+  g_assert_no_error (error);
+  dyn_window_open_connection (fixture->window, fixture->connection);
+  dyn_test_wait_idle (fixture->window);
+  g_assert_null (dyn_window_get_error_text (fixture->window));
+
+  fixture->view = dyn_window_get_design_view (fixture->window);
+  g_assert_nonnull (fixture->view);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  if (fixture->window != NULL)
+    dyn_test_window_finalize (g_steal_pointer (&fixture->window), TRUE);
+  g_clear_object (&fixture->connection);
+  if (fixture->store != NULL)
+    g_assert_finalize_object (fixture->store);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+}
+
+/* Whether a visible label under @widget reads @text (with @prefix: starts
+ * with it). */
+static guint
+count_labels (GtkWidget  *widget,
+              const char *text,
+              gboolean    prefix)
+{
+  guint n = 0;
+
+  if (!gtk_widget_get_visible (widget))
+    return 0;
+  if (GTK_IS_LABEL (widget))
+    {
+      const char *label = gtk_label_get_text (GTK_LABEL (widget));
+
+      if (prefix ? g_str_has_prefix (label, text) : g_strcmp0 (label, text) == 0)
+        n++;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    n += count_labels (child, text, prefix);
+  return n;
+}
+
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  return count_labels (widget, text, FALSE) > 0;
+}
+
+static void
+open_model (Fixture    *fixture,
+            const char *name)
+{
+  g_autofree char *path = design_path (name);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (dyn_window_open_design_file (fixture->window, file, &error));
+  g_assert_no_error (error);
+  settle ();
+  g_assert_cmpstr (dyn_window_get_view (fixture->window), ==, "design");
+  g_assert_nonnull (dyn_design_view_get_model (fixture->view));
+  g_assert_no_error ((GError *) dyn_design_view_get_draft_error (fixture->view));
+  g_assert_nonnull (dyn_design_view_get_plan (fixture->view));
+}
+
+static const DynDesignTable *
+plan_table (Fixture *fixture)
+{
+  const DynDesignTable *table = dyn_design_plan_get_table (dyn_design_view_get_plan (fixture->view));
+
+  g_assert_nonnull (table);
+  return table;
+}
+
+/* Screenshots: into $DYN_SCREENSHOT_DIR, else the build directory. */
+static void
+screenshot (Fixture    *fixture,
+            const char *name)
+{
+  const char *dir = g_getenv ("DYN_SCREENSHOT_DIR");
+  g_autofree char *out = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean saved = FALSE;
+
+  if (dir != NULL)
+    out = g_strdup (dir);
+  else
+    out = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : tmp_dir,
+                            "screenshots", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (out, 0755), ==, 0);
+  path = g_build_filename (out, name, NULL);
+  for (guint i = 0; i < 50 && !saved; i++)
+    {
+      settle ();
+      g_clear_error (&error);
+      saved = dyn_window_save_png (GTK_WINDOW (fixture->window), path, &error);
+    }
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_test_message ("screenshot: %s", path);
+}
+
+/* Runs win.design-check and waits for its report. */
+static const DynDesignCheckReport *
+run_check (Fixture *fixture)
+{
+  const DynDesignCheckReport *report;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.design-check", NULL));
+  g_assert_cmpstr (dyn_design_view_get_page (fixture->view), ==, "check");
+  for (guint i = 0; i < 6 && dyn_design_view_get_report (fixture->view) == NULL; i++)
+    dyn_test_wait_idle (fixture->window);
+  settle ();
+  report = dyn_design_view_get_report (fixture->view);
+  g_assert_nonnull (report);
+  return report;
+}
+
+static void
+assert_check_passed (Fixture                    *fixture,
+                     const DynDesignCheckReport *report)
+{
+  DynDesignModel *model = dyn_design_view_get_model (fixture->view);
+  GtkWidget *check = dyn_design_view_get_check_widget (fixture->view);
+
+  g_assert_true (report->scratch);
+  g_assert_nonnull (report->table);
+  g_assert_cmpuint (report->results->len, ==, model->patterns->len);
+  for (guint i = 0; i < report->results->len; i++)
+    {
+      DynDesignCheckResult *result = report->results->pdata[i];
+
+      g_test_message ("%s: %s, %u requests, %u pages, %u items, %s", result->pattern,
+                      dyn_operation_get_name (result->operation), result->requests, result->pages, result->items,
+                      result->problem ? result->problem : "passed");
+      g_assert_true (result->passed);
+      g_assert_cmpint (result->operation, !=, DYN_OP_SCAN);
+      g_assert_cmpuint (result->requests, ==, 1);
+      g_assert_cmpuint (result->pages, ==, 1);
+      g_assert_cmpuint (result->items, >, 0);
+      g_assert_true (result->only_entity);
+      g_assert_true (shows_label (check, result->pattern));
+    }
+  g_assert_true (report->passed);
+  /* One "passed" per pattern in the results table, and the cost line. */
+  g_assert_cmpuint (count_labels (check, "✓ passed", FALSE), ==, report->results->len);
+  g_assert_nonnull (dyn_design_view_get_cost_text (fixture->view));
+  g_assert_nonnull (strstr (dyn_design_view_get_cost_text (fixture->view), "RCU"));
+  g_assert_nonnull (strstr (dyn_design_view_get_cost_text (fixture->view), report->table));
+  g_assert_true (shows_label (check, dyn_design_view_get_cost_text (fixture->view)));
+}
+
+/* The seeds' 1:n design: the page by its shortcut's action, the model
+ * opened, the plan table with the seeds' templates and the decisions. */
+static void
+test_open_plan (Fixture       *fixture,
+                gconstpointer  data)
+{
+  const DynDesignTable *table;
+  GtkWidget *plan;
+  const char *sk;
+  GPtrArray *decisions;
+
+  if (fixture->window == NULL)
+    return;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.show-view", "s", "design"));
+  g_assert_cmpstr (dyn_window_get_view (fixture->window), ==, "design");
+  g_assert_null (dyn_design_view_get_model (fixture->view));
+
+  open_model (fixture, "workspaces.json");
+  table = plan_table (fixture);
+  plan = dyn_design_view_get_plan_widget (fixture->view);
+  g_assert_cmpstr (table->partition_key, ==, "EntityRef");
+  g_assert_cmpstr (table->sort_key, ==, "Detail");
+  /* The shared partition key, META and PROJ# sort keys. */
+  g_assert_cmpstr (dyn_design_view_get_plan_cell (fixture->view, "Workspace", "EntityRef"), ==, "WS#{workspaceId}");
+  g_assert_cmpstr (dyn_design_view_get_plan_cell (fixture->view, "Workspace", "Detail"), ==, "META");
+  g_assert_cmpstr (dyn_design_view_get_plan_cell (fixture->view, "Project", "EntityRef"), ==, "WS#{workspaceId}");
+  sk = dyn_design_view_get_plan_cell (fixture->view, "Project", "Detail");
+  g_assert_nonnull (sk);
+  g_assert_true (g_str_has_prefix (sk, "PROJ#"));
+  g_assert_nonnull (strstr (sk, "{projectId}"));
+  /* What the table shows. */
+  g_assert_cmpuint (count_labels (plan, "WS#{workspaceId}", FALSE), ==, 2);
+  g_assert_true (shows_label (plan, "META"));
+  g_assert_true (shows_label (plan, sk));
+  g_assert_true (shows_label (plan, "EntityRef"));
+  g_assert_true (shows_label (plan, "Detail"));
+  g_assert_true (shows_label (plan, "Workspace"));
+  g_assert_true (shows_label (plan, "Project"));
+  /* Every decision with its sentence. */
+  decisions = dyn_design_plan_get_decisions (dyn_design_view_get_plan (fixture->view));
+  g_assert_cmpuint (decisions->len, >, 0);
+  for (guint i = 0; i < decisions->len; i++)
+    g_assert_true (shows_label (plan, ((DynDesignDecision *) decisions->pdata[i])->text));
+  /* The entity list: the first entity is edited. */
+  g_assert_cmpstr (dyn_design_view_get_selected_entity (fixture->view), ==, "Workspace");
+  g_assert_cmpstr (gtk_editable_get_text (dyn_design_view_get_name_editable (fixture->view)), ==, "Workspace");
+  g_assert_cmpstr (gtk_editable_get_text (dyn_design_view_get_id_editable (fixture->view)), ==, "workspaceId");
+
+  gtk_widget_set_size_request (GTK_WIDGET (fixture->window), -1, -1);
+  screenshot (fixture, "design.png");
+}
+
+/* Edits in the entity editor: each one drafts once, and the plan table
+ * shows the new plan at once. */
+static void
+test_edit (Fixture       *fixture,
+           gconstpointer  data)
+{
+  GtkWidget *plan;
+  const char *sk;
+  guint drafts;
+  DynDesignModel *model;
+  DynDesignPattern *one_project;
+  GtkEditable *attribute;
+
+  if (fixture->window == NULL)
+    return;
+  open_model (fixture, "workspaces.json");
+  plan = dyn_design_view_get_plan_widget (fixture->view);
+  g_assert_true (dyn_design_view_select_entity (fixture->view, "Project"));
+  settle ();
+  g_assert_cmpstr (dyn_design_view_get_selected_entity (fixture->view), ==, "Project");
+  g_assert_cmpstr (gtk_editable_get_text (dyn_design_view_get_id_editable (fixture->view)), ==, "projectId");
+
+  /* The id attribute renamed: the sort key template follows, and the
+   * pattern that gives it too. */
+  attribute = dyn_design_view_get_attribute_editable (fixture->view, 0);
+  g_assert_nonnull (attribute);
+  g_assert_cmpstr (gtk_editable_get_text (attribute), ==, "projectId");
+  drafts = dyn_design_view_get_n_drafts (fixture->view);
+  gtk_editable_set_text (attribute, "taskId");
+  settle ();
+  g_assert_cmpuint (dyn_design_view_get_n_drafts (fixture->view), ==, drafts + 1);
+  g_assert_no_error ((GError *) dyn_design_view_get_draft_error (fixture->view));
+  sk = dyn_design_view_get_plan_cell (fixture->view, "Project", "Detail");
+  g_assert_nonnull (sk);
+  g_assert_nonnull (strstr (sk, "{taskId}"));
+  g_assert_null (strstr (sk, "{projectId}"));
+  g_assert_true (shows_label (plan, sk));
+  g_assert_cmpuint (count_labels (plan, "{projectId}", TRUE), ==, 0);
+  g_assert_cmpstr (gtk_editable_get_text (dyn_design_view_get_id_editable (fixture->view)), ==, "taskId");
+  model = dyn_design_view_get_model (fixture->view);
+  one_project = model->patterns->pdata[2];
+  g_assert_cmpstr (one_project->name, ==, "One project");
+  g_assert_true (g_strv_contains ((const char * const *) one_project->parameters, "taskId"));
+
+  /* The entity renamed: its row in the plan, its patterns follow. */
+  drafts = dyn_design_view_get_n_drafts (fixture->view);
+  gtk_editable_set_text (dyn_design_view_get_name_editable (fixture->view), "Task");
+  settle ();
+  g_assert_cmpuint (dyn_design_view_get_n_drafts (fixture->view), ==, drafts + 1);
+  g_assert_true (shows_label (plan, "Task"));
+  g_assert_false (shows_label (plan, "Project"));
+  g_assert_nonnull (dyn_design_view_get_plan_cell (fixture->view, "Task", "Detail"));
+  g_assert_null (dyn_design_view_get_plan_cell (fixture->view, "Project", "Detail"));
+  g_assert_cmpstr (one_project->entity, ==, "Task");
+
+  /* A name another entity has is refused, and nothing is drafted. */
+  drafts = dyn_design_view_get_n_drafts (fixture->view);
+  gtk_editable_set_text (dyn_design_view_get_name_editable (fixture->view), "Workspace");
+  settle ();
+  g_assert_cmpuint (dyn_design_view_get_n_drafts (fixture->view), ==, drafts);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (dyn_design_view_get_name_editable (fixture->view)), "error"));
+  g_assert_nonnull (dyn_design_model_find_entity (model, "Task"));
+
+  /* Saved and read back: the edits are in the file. */
+  {
+    g_autofree char *path = g_build_filename (tmp_dir, "edited.json", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(DynDesignModel) back = NULL;
+    DynDesignEntity *task;
+
+    g_assert_true (dyn_window_save_design_file (fixture->window, file, &error));
+    g_assert_no_error (error);
+    back = dyn_design_model_load_file (path, NULL, &error);
+    g_assert_no_error (error);
+    task = dyn_design_model_find_entity (back, "Task");
+    g_assert_nonnull (task);
+    g_assert_nonnull (dyn_design_entity_find_attribute (task, "taskId"));
+    g_assert_cmpstr (dyn_design_model_get_parent (back, "Task"), ==, "Workspace");
+  }
+}
+
+/* The access patterns: operation, key condition, maps, and the snippets in
+ * the language chosen; the examples stacked per item collection. */
+static void
+test_patterns_examples (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  GPtrArray *requests;
+  GtkWidget *patterns, *examples;
+  GPtrArray *items;
+  const DynDesignTable *table;
+  const char *snippet;
+
+  if (fixture->window == NULL)
+    return;
+  open_model (fixture, "workspaces.json");
+  dyn_design_view_set_page (fixture->view, "patterns");
+  settle ();
+  patterns = dyn_design_view_get_patterns_widget (fixture->view);
+  requests = dyn_design_plan_get_requests (dyn_design_view_get_plan (fixture->view));
+  g_assert_cmpuint (requests->len, ==, 4);
+  for (guint i = 0; i < requests->len; i++)
+    {
+      DynDesignRequest *request = requests->pdata[i];
+
+      g_assert_true (shows_label (patterns, request->pattern));
+      g_assert_nonnull (request->request);
+      if (request->operation == DYN_OP_QUERY)
+        {
+          const char *kce = dyn_read_request_get_expression (request->request, DYN_EXPR_ROLE_KEY_CONDITION);
+
+          g_assert_nonnull (kce);
+          g_assert_true (shows_label (patterns, kce));
+        }
+      snippet = dyn_design_view_get_snippet (fixture->view, i);
+      g_assert_nonnull (snippet);
+      g_assert_true (g_str_has_prefix (snippet, "aws dynamodb") || strstr (snippet, "aws dynamodb") != NULL);
+    }
+  /* The projects newest first: a Query, backwards. */
+  {
+    DynDesignRequest *newest = requests->pdata[1];
+
+    g_assert_cmpint (newest->operation, ==, DYN_OP_QUERY);
+    g_assert_true (shows_label (patterns, "false"));
+    g_assert_nonnull (strstr (dyn_design_view_get_snippet (fixture->view, 1), "--no-scan-index-forward"));
+  }
+  dyn_design_view_set_snippet_language (fixture->view, DYN_SNIPPET_BOTO3);
+  settle ();
+  g_assert_cmpint (dyn_design_view_get_snippet_language (fixture->view), ==, DYN_SNIPPET_BOTO3);
+  g_assert_nonnull (strstr (dyn_design_view_get_snippet (fixture->view, 1), "boto3"));
+  g_assert_nonnull (strstr (dyn_design_view_get_snippet (fixture->view, 1), "ScanIndexForward"));
+
+  /* Examples: one block per partition, the parent (META) first. */
+  dyn_design_view_set_page (fixture->view, "examples");
+  settle ();
+  examples = dyn_design_view_get_examples_widget (fixture->view);
+  items = dyn_design_view_get_examples (fixture->view);
+  table = plan_table (fixture);
+  g_assert_nonnull (items);
+  g_assert_cmpuint (items->len, >, 3);
+  g_assert_true (shows_label (examples, "WS#acme"));
+  g_assert_true (shows_label (examples, "META"));
+  g_assert_cmpuint (count_labels (examples, "PROJ#", TRUE), >=, 3);
+  g_assert_true (shows_label (examples, "Workspace"));
+  g_assert_true (shows_label (examples, "Project"));
+  for (guint i = 1; i < items->len; i++)
+    {
+      DynValue *a = dyn_value_map_lookup (items->pdata[i - 1], table->partition_key);
+      DynValue *b = dyn_value_map_lookup (items->pdata[i], table->partition_key);
+
+      g_assert_cmpint (dyn_value_compare (a, b), <=, 0);
+    }
+}
+
+/* The live check on the window's connection, and Open in Table. */
+static void
+test_check_open_table (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  const DynDesignCheckReport *report;
+  g_autofree char *table = NULL;
+  DynCollectionModel *model;
+  GPtrArray *examples;
+
+  if (fixture->window == NULL)
+    return;
+  open_model (fixture, "workspaces.json");
+  report = run_check (fixture);
+  assert_check_passed (fixture, report);
+  table = g_strdup (report->table);
+  examples = dyn_design_view_get_examples (fixture->view);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.design-open-table", NULL));
+  for (guint i = 0; i < 6 && g_strcmp0 (dyn_window_get_table (fixture->window), table) != 0; i++)
+    dyn_test_wait_idle (fixture->window);
+  dyn_test_wait_idle (fixture->window);
+  settle ();
+  g_assert_cmpstr (dyn_window_get_table (fixture->window), ==, table);
+  g_assert_cmpstr (dyn_window_get_view (fixture->window), ==, "items");
+  g_assert_true (dyn_item_grid_get_grouped (dyn_window_get_grid (fixture->window)));
+  model = dyn_window_get_model (fixture->window);
+  g_assert_nonnull (model);
+  g_assert_cmpuint (dyn_collection_model_get_n_items_total (model), ==, examples->len);
+  /* One collection per workspace, the workspace and its projects in it. */
+  g_assert_cmpuint (dyn_collection_model_get_n_collections (model), ==, 3);
+  g_assert_true (g_strv_contains (dyn_window_get_tables (fixture->window), table));
+}
+
+/* The n:m design: the inverted index in the plan, the rosters served by
+ * it, and its check passes (dark, for the screenshot). */
+static void
+test_school (Fixture       *fixture,
+             gconstpointer  data)
+{
+  const DynDesignTable *table;
+  const DynDesignCheckReport *report;
+  GtkWidget *plan;
+  DynDesignIndex *gsi = NULL;
+  GPtrArray *requests;
+  gboolean roster_on_gsi = FALSE;
+
+  if (fixture->window == NULL)
+    return;
+  open_model (fixture, "school.json");
+  table = plan_table (fixture);
+  plan = dyn_design_view_get_plan_widget (fixture->view);
+  for (guint i = 0; table->indexes && i < table->indexes->len; i++)
+    if (g_strcmp0 (((DynDesignIndex *) table->indexes->pdata[i])->name, "GSI1") == 0)
+      gsi = table->indexes->pdata[i];
+  g_assert_nonnull (gsi);
+  g_assert_true (shows_label (plan, gsi->partition_key));
+  g_assert_true (shows_label (plan, "GSI1 partition key"));
+  g_assert_nonnull (dyn_design_view_get_plan_cell (fixture->view, "Enrollment", gsi->partition_key));
+  requests = dyn_design_plan_get_requests (dyn_design_view_get_plan (fixture->view));
+  for (guint i = 0; i < requests->len; i++)
+    {
+      DynDesignRequest *request = requests->pdata[i];
+
+      if (g_strcmp0 (request->pattern, "Roster of a course") == 0)
+        roster_on_gsi = request->operation == DYN_OP_QUERY && g_strcmp0 (request->index, "GSI1") == 0;
+    }
+  g_assert_true (roster_on_gsi);
+
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  report = run_check (fixture);
+  assert_check_passed (fixture, report);
+  g_assert_true (adw_style_manager_get_dark (adw_style_manager_get_default ()));
+  screenshot (fixture, "design-dark.png");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  setlocale (LC_ALL, "C.UTF-8");
+  g_setenv ("LANGUAGE", "C", TRUE);
+  tmp_dir = dyn_test_window_init (&argc, &argv, "dyn-test-window-design");
+  if (tmp_dir == NULL)
+    return 0;
+
+  app = dyn_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+
+#define ADD(path, func) \
+  g_test_add ("/dyn/window-design/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("open-plan", test_open_plan);
+  ADD ("edit", test_edit);
+  ADD ("patterns-examples", test_patterns_examples);
+  ADD ("check-open-table", test_check_open_table);
+  ADD ("school", test_school);
+#undef ADD
+
+  status = g_test_run ();
+  g_object_unref (app);
+  return status;
+}
