@@ -243,10 +243,14 @@ _dyn_window_update_edit_actions (DynWindow *self)
   guint n = session ? dyn_edit_session_get_n_changes (self->session) : 0;
   gboolean read_only = self->connection != NULL && dyn_connection_get_read_only (self->connection);
 
+  const char *page = self->view_stack ? gtk_stack_get_visible_child_name (self->view_stack) : NULL;
+  gboolean table_page = page == NULL || g_str_equal (page, "items") || g_str_equal (page, "details");
+
   /* A read-only connection offers no editing; a shortcut that tries anyway
-   * is told why. */
-  gtk_widget_set_visible (self->new_item_button, !read_only);
-  gtk_widget_set_visible (self->edit_button, !read_only);
+   * is told why. The pages that are not the table's (SQL, PartiQL, Design)
+   * hide them (dyn-window-sql.c), also when the edit state changes there. */
+  gtk_widget_set_visible (self->new_item_button, !read_only && table_page);
+  gtk_widget_set_visible (self->edit_button, !read_only && table_page);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-item", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.duplicate-item", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-item", selected);

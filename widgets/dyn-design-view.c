@@ -53,7 +53,7 @@ struct _DynDesignView
   GtkWidget            *editor_box;
   AdwEntryRow          *name_row;
   AdwEntryRow          *id_row;
-  AdwComboRow          *parent_row;
+  GtkDropDown          *parent_dropdown;
   GtkListBox           *attribute_list;
   GtkLabel             *entity_keys_label;
   GtkLabel             *draft_error_label;
@@ -135,6 +135,18 @@ new_card (void)
 
   gtk_widget_add_css_class (card, "card");
   return card;
+}
+
+/* A wide grid in a card scrolls sideways on its own; the page does not. */
+static GtkWidget *
+new_hscroll (GtkWidget *child)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), child);
+  return scrolled;
 }
 
 static GtkWidget *
@@ -350,7 +362,7 @@ render_plan (DynDesignView *self)
   gtk_widget_set_margin_top (grid, 10);
   gtk_widget_set_margin_bottom (grid, 10);
   gtk_widget_set_name (grid, "design-plan-grid");
-  gtk_box_append (GTK_BOX (card), grid);
+  gtk_box_append (GTK_BOX (card), new_hscroll (grid));
 
   /* The header: the key attributes and what they are. */
   {
@@ -889,7 +901,7 @@ render_check (DynDesignView *self)
   gtk_widget_set_margin_end (grid, 12);
   gtk_widget_set_margin_top (grid, 10);
   gtk_widget_set_margin_bottom (grid, 10);
-  gtk_box_append (GTK_BOX (card), grid);
+  gtk_box_append (GTK_BOX (card), new_hscroll (grid));
   for (guint c = 0; heads[c] != NULL; c++)
     {
       GtkWidget *label = new_label (_(heads[c]), "heading", NULL);
@@ -1017,9 +1029,16 @@ update_titles (DynDesignView *self)
   if (self->model == NULL)
     return;
   gtk_label_set_text (self->title_label, self->model->name ? self->model->name : _("Unnamed Design"));
-  counts = g_strdup_printf (_("%u entities · %u relationships · %u access patterns"),
-                            self->model->entities->len, self->model->relationships->len,
-                            self->model->patterns->len);
+  {
+    guint e = self->model->entities->len, r = self->model->relationships->len, p = self->model->patterns->len;
+    g_autofree char *entities = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u entity", "%u entities", e), e);
+    g_autofree char *relationships = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u relationship",
+                                                                   "%u relationships", r), r);
+    g_autofree char *patterns = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u access pattern",
+                                                              "%u access patterns", p), p);
+
+    counts = g_strdup_printf ("%s · %s · %s", entities, relationships, patterns);
+  }
   if (self->model->description != NULL && *self->model->description != '\0')
     {
       g_autofree char *text = g_strdup_printf ("%s — %s", counts, self->model->description);
@@ -1270,7 +1289,7 @@ fill_parents (DynDesignView   *self,
       if (g_strcmp0 (other->name, parent) == 0)
         selected = g_list_model_get_n_items (G_LIST_MODEL (self->parent_names)) - 1;
     }
-  adw_combo_row_set_selected (self->parent_row, selected);
+  gtk_drop_down_set_selected (self->parent_dropdown, selected);
 }
 
 static void
@@ -1348,12 +1367,12 @@ id_changed_cb (GtkEditable   *editable,
 }
 
 static void
-parent_selected_cb (AdwComboRow   *row,
+parent_selected_cb (GtkDropDown   *dropdown,
                     GParamSpec    *pspec,
                     DynDesignView *self)
 {
   DynDesignEntity *entity = selected_entity (self);
-  guint selected = adw_combo_row_get_selected (row);
+  guint selected = gtk_drop_down_get_selected (dropdown);
   const char *parent = NULL;
 
   if (self->updating || entity == NULL || selected == GTK_INVALID_LIST_POSITION)
@@ -1512,14 +1531,13 @@ dyn_design_view_class_init (DynDesignViewClass *klass)
 
   _dyn_widgets_ensure_resources ();
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/dynoscope/Dynoscope/dyn-design-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, DynDesignView, outer_stack);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, title_label);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, entity_list);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, editor_box);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, name_row);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, id_row);
-  gtk_widget_class_bind_template_child (widget_class, DynDesignView, parent_row);
+  gtk_widget_class_bind_template_child (widget_class, DynDesignView, parent_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, attribute_list);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, entity_keys_label);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, draft_error_label);
@@ -1543,20 +1561,22 @@ static void
 dyn_design_view_init (DynDesignView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The bin's child: not a template child (AdwBin unparents it itself). */
+  self->outer_stack = GTK_STACK (adw_bin_get_child (ADW_BIN (self)));
 
   self->language = DYN_SNIPPET_CLI;
   self->snippet_views = g_ptr_array_new ();
   self->snippets = g_ptr_array_new_with_free_func (g_free);
   self->plan_cells = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->parent_names = gtk_string_list_new (NULL);
-  adw_combo_row_set_model (self->parent_row, G_LIST_MODEL (self->parent_names));
+  gtk_drop_down_set_model (self->parent_dropdown, G_LIST_MODEL (self->parent_names));
   self->table_names = gtk_string_list_new ((const char *[]) { _("A Scratch Table From the Plan"), NULL });
   gtk_drop_down_set_model (self->table_dropdown, G_LIST_MODEL (self->table_names));
 
   g_signal_connect (self->entity_list, "row-selected", G_CALLBACK (entity_selected_cb), self);
   g_signal_connect (self->name_row, "changed", G_CALLBACK (name_changed_cb), self);
   g_signal_connect (self->id_row, "changed", G_CALLBACK (id_changed_cb), self);
-  g_signal_connect (self->parent_row, "notify::selected", G_CALLBACK (parent_selected_cb), self);
+  g_signal_connect (self->parent_dropdown, "notify::selected", G_CALLBACK (parent_selected_cb), self);
   g_signal_connect (self->language_dropdown, "notify::selected", G_CALLBACK (language_selected_cb), self);
   g_signal_connect (self, "changed", G_CALLBACK (changed_update_actions_cb), NULL);
   gtk_stack_set_visible_child_name (self->outer_stack, "empty");
