@@ -162,6 +162,22 @@ plan_table (Fixture *fixture)
   return table;
 }
 
+static GtkWidget *
+find_type (GtkWidget *widget,
+           GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* The widget under @widget that activates @action, or NULL. */
 static GtkWidget *
 find_actionable (GtkWidget  *widget,
@@ -459,6 +475,15 @@ test_patterns_examples (Fixture       *fixture,
   g_assert_cmpint (dyn_design_view_get_snippet_language (fixture->view), ==, DYN_SNIPPET_BOTO3);
   g_assert_nonnull (strstr (dyn_design_view_get_snippet (fixture->view, 1), "boto3"));
   g_assert_nonnull (strstr (dyn_design_view_get_snippet (fixture->view, 1), "ScanIndexForward"));
+  /* The second pattern's snippet open. */
+  {
+    GtkWidget *card = gtk_widget_get_next_sibling (gtk_widget_get_first_child (patterns));
+    GtkWidget *expander = find_type (card, GTK_TYPE_EXPANDER);
+
+    g_assert_nonnull (expander);
+    gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+  }
+  screenshot (fixture, "design-patterns.png");
 
   /* Examples: one block per partition, the parent (META) first. */
   dyn_design_view_set_page (fixture->view, "examples");
@@ -480,6 +505,7 @@ test_patterns_examples (Fixture       *fixture,
 
       g_assert_cmpint (dyn_value_compare (a, b), <=, 0);
     }
+  screenshot (fixture, "design-examples.png");
 }
 
 /* The live check on the window's connection, and Open in Table. */
@@ -514,6 +540,93 @@ test_check_open_table (Fixture       *fixture,
   /* One collection per workspace, the workspace and its projects in it. */
   g_assert_cmpuint (dyn_collection_model_get_n_collections (model), ==, 3);
   g_assert_true (g_strv_contains (dyn_window_get_tables (fixture->window), table));
+
+  /* The same model checked against that table as an existing one: its
+   * data (the examples) is read, nothing is written, nothing deleted. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.show-view", "s", "design"));
+  dyn_design_view_set_check_table (fixture->view, table);
+  g_assert_cmpstr (dyn_design_view_get_check_table (fixture->view), ==, table);
+  report = run_check (fixture);
+  g_assert_false (report->scratch);
+  g_assert_cmpstr (report->table, ==, table);
+  g_assert_cmpuint (report->items_written, ==, 0);
+  for (guint i = 0; i < report->results->len; i++)
+    {
+      DynDesignCheckResult *result = report->results->pdata[i];
+
+      g_test_message ("%s on the existing table: %u requests, %s", result->pattern, result->requests,
+                      result->problem ? result->problem : "passed");
+      g_assert_true (result->passed);
+      g_assert_cmpuint (result->requests, ==, 1);
+    }
+  g_assert_nonnull (strstr (dyn_design_view_get_cost_text (fixture->view), table));
+  {
+    g_autoptr(DynClient) client = dyn_test_client_new (dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL));
+    g_auto(GStrv) tables = dyn_test_list_tables (client, NULL);
+
+    g_assert_true (g_strv_contains ((const char * const *) tables, table));
+  }
+}
+
+/* A design from scratch: entities added and edited in the view, each edit
+ * drafted at once. */
+static void
+test_new_scratch (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  DynDesignModel *model;
+  DynDesignEntity *entity;
+  GtkWidget *plan;
+  guint drafts;
+
+  if (fixture->window == NULL)
+    return;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.design-new", "s", "scratch"));
+  settle ();
+  g_assert_cmpstr (dyn_window_get_view (fixture->window), ==, "design");
+  model = dyn_design_view_get_model (fixture->view);
+  g_assert_nonnull (model);
+  g_assert_cmpuint (model->entities->len, ==, 0);
+  plan = dyn_design_view_get_plan_widget (fixture->view);
+
+  drafts = dyn_design_view_get_n_drafts (fixture->view);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "design.add-entity", NULL));
+  settle ();
+  g_assert_cmpuint (dyn_design_view_get_n_drafts (fixture->view), ==, drafts + 1);
+  g_assert_cmpuint (model->entities->len, ==, 1);
+  entity = model->entities->pdata[0];
+  g_assert_cmpstr (entity->name, ==, "Entity");
+  g_assert_cmpstr (dyn_design_view_get_selected_entity (fixture->view), ==, "Entity");
+  g_assert_no_error ((GError *) dyn_design_view_get_draft_error (fixture->view));
+  g_assert_true (shows_label (plan, "Entity"));
+
+  gtk_editable_set_text (dyn_design_view_get_name_editable (fixture->view), "Customer");
+  settle ();
+  g_assert_true (shows_label (plan, "Customer"));
+  g_assert_nonnull (dyn_design_model_find_entity (model, "Customer"));
+
+  /* A second entity made the first one's child: it moves into its
+   * parent's partition. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->view), "design.add-entity", NULL));
+  settle ();
+  g_assert_cmpuint (model->entities->len, ==, 2);
+  gtk_editable_set_text (dyn_design_view_get_name_editable (fixture->view), "Order");
+  settle ();
+  g_assert_cmpstr (dyn_design_view_get_selected_entity (fixture->view), ==, "Order");
+  drafts = dyn_design_view_get_n_drafts (fixture->view);
+  dyn_design_model_set_parent (model, "Order", "Customer");
+  dyn_design_view_model_changed (fixture->view);
+  settle ();
+  g_assert_cmpuint (dyn_design_view_get_n_drafts (fixture->view), ==, drafts + 1);
+  {
+    const DynDesignTable *table = plan_table (fixture);
+    const char *customer_pk = dyn_design_view_get_plan_cell (fixture->view, "Customer", table->partition_key);
+    const char *order_pk = dyn_design_view_get_plan_cell (fixture->view, "Order", table->partition_key);
+
+    g_test_message ("Customer %s, Order %s", customer_pk, order_pk);
+    g_assert_nonnull (customer_pk);
+    g_assert_cmpstr (order_pk, ==, customer_pk);
+  }
 }
 
 /* The n:m design: the inverted index in the plan, the rosters served by
@@ -584,6 +697,7 @@ main (int   argc,
   ADD ("patterns-examples", test_patterns_examples);
   ADD ("check-open-table", test_check_open_table);
   ADD ("school", test_school);
+  ADD ("new-scratch", test_new_scratch);
 #undef ADD
 
   status = g_test_run ();
