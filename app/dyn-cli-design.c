@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "dyn-cli-design.h"
 #include "dyn-connect.h"
 #include "dyn-design.h"
@@ -279,8 +281,47 @@ design_export (DesignOptions *o,
                int           *status,
                GError       **error)
 {
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "design export: not built yet");
-  return FALSE;
+  g_autoptr(DynDesignModel) model = NULL;
+  g_autoptr(DynDesignPlan) plan = NULL;
+  g_autoptr(JsonNode) out = NULL;
+  g_autoptr(JsonGenerator) gen = NULL;
+  g_autofree char *text = NULL;
+  DynDesignFormat format;
+
+  if (o->args->len != 1)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("Usage: dynoscope-cli design export MODEL.json --format workbench|cloudformation|create-table [--model-table T]"));
+      return FALSE;
+    }
+  if (o->format == NULL || !dyn_design_format_from_string (o->format, &format))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--format takes workbench, cloudformation, create-table or dynoscope, not “%s”"),
+                   o->format != NULL ? o->format : "");
+      return FALSE;
+    }
+  model = dyn_design_model_load_file (o->args->pdata[0], o->model_table, error);
+  if (model == NULL || !dyn_design_model_validate (model, error))
+    return FALSE;
+  /* A model whose table is not fixed gets its keys from the draft. */
+  if (model->table == NULL || !model->table->fixed)
+    {
+      plan = dyn_design_draft (model, error);
+      if (plan == NULL)
+        return FALSE;
+    }
+  out = dyn_design_export (model, plan, format, error);
+  if (out == NULL)
+    return FALSE;
+  gen = json_generator_new ();
+  json_generator_set_root (gen, out);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, NULL);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+  return TRUE;
 }
 
 int

@@ -683,10 +683,607 @@ test_validate_scope (void)
   g_assert_nonnull (strstr (error->message, "projectld"));
 }
 
+/* NoSQL Workbench ---------------------------------------------------------- */
+
+static char *
+fixture_path (const char *name)
+{
+  return source_path ("tests", "design-models", name, NULL);
+}
+
+static DynDesignModel *
+load_fixture (const char *name,
+              const char *table)
+{
+  g_autofree char *path = fixture_path (name);
+  g_autoptr(GError) error = NULL;
+  DynDesignModel *model = dyn_design_model_load_file (path, table, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (model);
+  return model;
+}
+
+/* A canonical text of a JSON tree: object members sorted by name (JSON
+ * objects have no order); arrays in order, except the members whose order
+ * Workbench and DynamoDB do not keep (@unordered), sorted by their text. */
+static char *
+canonical (JsonNode           *node,
+           const char * const *unordered,
+           const char         *member);
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char **) a, *(const char **) b);
+}
+
+static char *
+canonical (JsonNode           *node,
+           const char * const *unordered,
+           const char         *member)
+{
+  GString *out = g_string_new (NULL);
+
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *o = json_node_get_object (node);
+      g_autoptr(GList) names = g_list_sort (json_object_get_members (o), (GCompareFunc) strcmp);
+
+      g_string_append_c (out, '{');
+      for (GList *l = names; l != NULL; l = l->next)
+        {
+          g_autofree char *v = canonical (json_object_get_member (o, l->data), unordered, l->data);
+
+          g_string_append_printf (out, "\"%s\":%s,", (char *) l->data, v);
+        }
+      g_string_append_c (out, '}');
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *a = json_node_get_array (node);
+      g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        g_ptr_array_add (parts, canonical (json_array_get_element (a, i), unordered, NULL));
+      if (member != NULL && g_strv_contains (unordered, member))
+        g_ptr_array_sort (parts, compare_strings);
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < parts->len; i++)
+        g_string_append_printf (out, "%s,", (char *) parts->pdata[i]);
+      g_string_append_c (out, ']');
+    }
+  else
+    {
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autofree char *text = NULL;
+
+      json_generator_set_root (gen, node);
+      text = json_generator_to_data (gen, NULL);
+      g_string_append (out, text);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+assert_same_json (JsonNode           *expected,
+                  JsonNode           *actual,
+                  const char * const *unordered)
+{
+  g_autofree char *a = canonical (expected, unordered, NULL);
+  g_autofree char *b = canonical (actual, unordered, NULL);
+
+  if (strcmp (a, b) != 0)
+    {
+      g_autofree char *pretty = to_text (actual);
+
+      g_test_message ("exported:\n%s", pretty);
+    }
+  g_assert_cmpstr (a, ==, b);
+}
+
+static const char * const workbench_unordered[] = { "NonKeyAttributes", NULL };
+
+/* Import then export gives the file back, for every table of it. */
+static void
+test_workbench_round_trip (void)
+{
+  static const struct { const char *file; const char *table; } cases[] = {
+    { "online-shop.json", NULL },
+    { "sensor-log.json", NULL },
+    { "media-library.json", NULL },
+    { "media-library.json", "Films" },
+    { "media-library.json", "Catalogue" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = fixture_path (cases[i].file);
+      g_autoptr(JsonNode) original = parse_file (path);
+      g_autoptr(DynDesignModel) model = load_fixture (cases[i].file, cases[i].table);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) exported = NULL;
+      g_autoptr(JsonNode) saved = NULL;
+      g_autoptr(DynDesignModel) reloaded = NULL;
+      g_autoptr(JsonNode) exported2 = NULL;
+
+      g_test_message ("%s %s", cases[i].file, cases[i].table != NULL ? cases[i].table : "");
+      g_assert_cmpint (model->source_format, ==, DYN_DESIGN_FORMAT_WORKBENCH);
+      g_assert_true (dyn_design_model_validate (model, &error));
+      g_assert_no_error (error);
+      g_assert_true (model->table->fixed);
+
+      exported = dyn_design_export (model, NULL, DYN_DESIGN_FORMAT_WORKBENCH, &error);
+      g_assert_no_error (error);
+      assert_same_json (original, exported, workbench_unordered);
+
+      /* Through the Dynoscope file and back: still the same. */
+      saved = dyn_design_model_to_json (model);
+      reloaded = dyn_design_model_load (saved, NULL, &error);
+      g_assert_no_error (error);
+      exported2 = dyn_design_export (reloaded, NULL, DYN_DESIGN_FORMAT_WORKBENCH, &error);
+      g_assert_no_error (error);
+      assert_same_json (original, exported2, workbench_unordered);
+
+      /* And a copy exports the same. */
+      {
+        g_autoptr(DynDesignModel) copy = dyn_design_model_copy (model);
+        g_autoptr(JsonNode) exported3 = dyn_design_export (copy, NULL, DYN_DESIGN_FORMAT_WORKBENCH, &error);
+
+        g_assert_no_error (error);
+        assert_same_json (original, exported3, workbench_unordered);
+      }
+    }
+}
+
+static void
+assert_key (DynDesignModel *model,
+            const char     *entity,
+            const char     *attribute,
+            const char     *template)
+{
+  DynDesignEntity *e = dyn_design_model_find_entity (model, entity);
+
+  g_assert_nonnull (e);
+  g_assert_cmpstr (dyn_design_entity_get_key (e, attribute), ==, template);
+}
+
+/* Facets become entities: key templates where the data shows a prefix,
+ * attributes with the table's types, the facet's data in the items. */
+static void
+test_workbench_facets (void)
+{
+  g_autoptr(DynDesignModel) shop = load_fixture ("online-shop.json", NULL);
+  g_autoptr(DynDesignModel) films = load_fixture ("media-library.json", NULL);
+  g_autoptr(DynDesignModel) catalogue = load_fixture ("media-library.json", "Catalogue");
+  g_autoptr(DynDesignModel) sensors = load_fixture ("sensor-log.json", NULL);
+  DynDesignEntity *product, *order;
+  DynDesignIndex *gsi2;
+
+  g_assert_cmpstr (shop->name, ==, "CornerShop");
+  g_assert_nonnull (strstr (shop->description, "small shop"));
+  g_assert_cmpuint (shop->entities->len, ==, 4);
+  assert_key (shop, "customer", "PK", "c#{cId}");
+  assert_key (shop, "customer", "SK", "c#{cId}");
+  assert_key (shop, "product", "PK", "p#{ProductId}");
+  assert_key (shop, "product", "SK", "DETAILS");
+  assert_key (shop, "order", "PK", "c#{CustomerId}");
+  assert_key (shop, "order", "SK", "o#{OrderId}");   /* the prefix ends at its last #, not inside the date */
+  assert_key (shop, "orderLine", "PK", "o#{OrderId}");
+  assert_key (shop, "orderLine", "SK", "p#{ProductId}");
+  product = dyn_design_model_find_entity (shop, "product");
+  g_assert_cmpstr (dyn_design_entity_find_attribute (product, "Price")->type, ==, "N");
+  g_assert_cmpstr (dyn_design_entity_find_attribute (product, "Detail")->type, ==, "M");
+  g_assert_cmpstr (dyn_design_entity_find_attribute (product, "Tags")->type, ==, "SS");
+  g_assert_true (dyn_design_entity_find_attribute (product, "ProductId")->required);
+  order = dyn_design_model_find_entity (shop, "order");
+  g_assert_nonnull (dyn_design_entity_find_attribute (order, "GSI2SK"));
+  g_assert_cmpuint (shop->items->len, ==, 9);
+  g_assert_cmpstr (shop->table->billing_mode, ==, "PROVISIONED");
+  g_assert_cmpuint (shop->table->read_capacity, ==, 10);
+  g_assert_cmpuint (shop->table->write_capacity, ==, 4);
+  g_assert_cmpuint (shop->table->indexes->len, ==, 2);
+  gsi2 = shop->table->indexes->pdata[1];
+  g_assert_cmpstr (gsi2->projection, ==, "INCLUDE");
+  g_assert_cmpstr (gsi2->non_key_attributes[1], ==, "PlacedAt");
+  g_assert_cmpstr (gsi2->sort_type, ==, "N");
+
+  /* Every item matches its entity's templates. */
+  for (guint i = 0; i < shop->items->len; i++)
+    {
+      DynValue *item = shop->items->pdata[i];
+      guint matches = 0;
+
+      for (guint e = 0; e < shop->entities->len; e++)
+        {
+          DynDesignEntity *entity = shop->entities->pdata[e];
+          g_autoptr(DynDesignTemplate) pk = template (dyn_design_entity_get_key (entity, "PK"));
+          g_autoptr(DynDesignTemplate) sk = template (dyn_design_entity_get_key (entity, "SK"));
+
+          if (dyn_design_template_match (pk, dyn_value_map_lookup (item, "PK"), NULL) &&
+              dyn_design_template_match (sk, dyn_value_map_lookup (item, "SK"), NULL))
+            matches++;
+        }
+      g_assert_cmpuint (matches, >=, 1);
+    }
+
+  /* Numeric keys stay whole values of type N. */
+  g_assert_cmpstr (films->table->name, ==, "Films");
+  g_assert_cmpstr (films->table->partition_type, ==, "N");
+  assert_key (films, "Film", "year", "{year}");
+  assert_key (films, "Film", "title", "{title}");
+  g_assert_cmpstr (dyn_design_entity_find_attribute (dyn_design_model_find_entity (films, "Film"), "year")->type, ==, "N");
+  g_assert_cmpuint (films->items->len, ==, 3);
+  g_assert_cmpstr (((DynDesignIndex *) films->table->indexes->pdata[0])->non_key_attributes[0], ==, "info");
+
+  /* The other table of the file, hash-only with a 38-digit key. */
+  g_assert_cmpstr (catalogue->table->name, ==, "Catalogue");
+  g_assert_null (catalogue->table->sort_key);
+  assert_key (catalogue, "Item", "id", "{CatalogueNo}");
+  g_assert_cmpstr (dyn_design_entity_find_attribute (dyn_design_model_find_entity (catalogue, "Item"), "CatalogueNo")->type, ==, "N");
+  g_assert_cmpuint (catalogue->table->read_capacity, ==, 3);
+
+  /* No facets: one entity of the table's attributes. */
+  g_assert_cmpuint (sensors->entities->len, ==, 1);
+  g_assert_cmpuint (sensors->items->len, ==, 3);
+  assert_key (sensors, "SensorLog", "SensorID", "{SensorID}");
+  g_assert_cmpuint (sensors->table->indexes->len, ==, 2);
+}
+
+/* The seeds, drafted, export as a Workbench model with every member
+ * Workbench requires, and import back with their templates. */
+static void
+test_workbench_export_seeds (void)
+{
+  static const char * const seeds[] = { "workspaces.json", "school.json" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (seeds); i++)
+    {
+      g_autoptr(DynDesignModel) model = load_seed (seeds[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynDesignPlan) plan = dyn_design_draft (model, &error);
+      g_autoptr(JsonNode) exported = NULL;
+      g_autoptr(DynDesignModel) back = NULL;
+      JsonObject *root, *metadata, *table;
+      JsonArray *data_model, *facets;
+      const DynDesignTable *planned;
+      GPtrArray *placements;
+
+      g_assert_no_error (error);
+      exported = dyn_design_export (model, plan, DYN_DESIGN_FORMAT_WORKBENCH, &error);
+      g_assert_no_error (error);
+      root = json_node_get_object (exported);
+      g_assert_cmpstr (json_object_get_string_member (root, "ModelName"), ==, model->name);
+      metadata = json_object_get_object_member (root, "ModelMetadata");
+      for (const char * const *m = (const char * const[]) { "Author", "DateCreated", "DateLastModified",
+                                                              "Description", "AWSService", "Version", NULL }; *m; m++)
+        g_assert_true (json_object_has_member (metadata, *m));
+      data_model = json_object_get_array_member (root, "DataModel");
+      g_assert_cmpuint (json_array_get_length (data_model), ==, 1);
+      table = json_array_get_object_element (data_model, 0);
+      for (const char * const *m = (const char * const[]) { "TableName", "KeyAttributes", "NonKeyAttributes",
+                                                              "TableFacets", "GlobalSecondaryIndexes", "TableData",
+                                                              "DataAccess", "BillingMode", NULL }; *m; m++)
+        g_assert_true (json_object_has_member (table, *m));
+      facets = json_object_get_array_member (table, "TableFacets");
+      g_assert_cmpuint (json_array_get_length (facets), ==, model->entities->len);
+      for (guint f = 0; f < json_array_get_length (facets); f++)
+        {
+          JsonObject *facet = json_array_get_object_element (facets, f);
+
+          g_assert_true (json_object_has_member (facet, "FacetName"));
+          g_assert_true (json_object_has_member (json_object_get_object_member (facet, "KeyAttributeAlias"), "PartitionKeyAlias"));
+          g_assert_true (json_object_has_member (facet, "NonKeyAttributes"));
+          g_assert_cmpuint (json_array_get_length (json_object_get_array_member (facet, "TableData")), >, 0);
+        }
+
+      /* Back in: the plan's templates, every facet's data. */
+      back = dyn_design_model_load (exported, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (dyn_design_model_validate (back, &error));
+      g_assert_no_error (error);
+      planned = dyn_design_plan_get_table (plan);
+      g_assert_cmpstr (back->table->partition_key, ==, planned->partition_key);
+      g_assert_cmpuint (back->table->indexes->len, ==, planned->indexes->len);
+      placements = dyn_design_plan_get_placements (plan);
+      for (guint p = 0; p < placements->len; p++)
+        {
+          const DynDesignPlacement *pl = placements->pdata[p];
+          DynDesignEntity *e = dyn_design_model_find_entity (back, pl->entity);
+
+          g_assert_nonnull (e);
+          g_assert_cmpstr (dyn_design_entity_get_key (e, planned->partition_key), ==,
+                           ((DynDesignKey *) pl->keys->pdata[0])->template);
+        }
+    }
+}
+
+/* Bad Workbench files: errors with the JSON path. */
+static void
+test_workbench_errors (void)
+{
+  static const struct { const char *json; const char *path; } cases[] = {
+    { "{\"ModelName\": \"m\"}", "DataModel" },
+    { "{\"ModelName\": \"m\", \"DataModel\": []}", "DataModel" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [{}]}", "DataModel[0].TableName" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [{\"TableName\": \"t\"}]}", "DataModel[0].KeyAttributes" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [{\"TableName\": \"t\", \"KeyAttributes\": {\"PartitionKey\": {}}}]}",
+      "DataModel[0].KeyAttributes.PartitionKey.AttributeName" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [{\"TableName\": \"t\", \"KeyAttributes\": {\"PartitionKey\": {\"AttributeName\": \"p\", \"AttributeType\": \"M\"}}}]}",
+      "DataModel[0].KeyAttributes.PartitionKey.AttributeType" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [{\"TableName\": \"t\", \"KeyAttributes\": {\"PartitionKey\": {\"AttributeName\": \"p\"}}, \"TableFacets\": [{\"FacetName\": \"f\", \"TableData\": [{\"p\": {\"X\": 1}}]}]}]}",
+      "DataModel[0].TableFacets[0].TableData[0]" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [{\"TableName\": \"t\", \"KeyAttributes\": {\"PartitionKey\": {\"AttributeName\": \"p\"}}, \"GlobalSecondaryIndexes\": [{\"IndexName\": \"g\"}]}]}",
+      "DataModel[0].GlobalSecondaryIndexes[0].KeyAttributes" },
+    { "{\"ModelName\": \"m\", \"DataModel\": [{\"TableName\": \"t\", \"KeyAttributes\": {\"PartitionKey\": {\"AttributeName\": \"p\"}}, \"TableFacets\": [{\"FacetName\": \"f\"}, {\"FacetName\": \"f\"}]}]}",
+      "DataModel[0].TableFacets[1].FacetName" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) root = parse (cases[i].json);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynDesignModel) model = dyn_design_model_load (root, NULL, &error);
+      g_autofree char *prefix = g_strconcat (cases[i].path, ": ", NULL);
+
+      g_assert_null (model);
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      if (!g_str_has_prefix (error->message, prefix))
+        g_error ("case %u: “%s” does not start with “%s”", i, error->message, prefix);
+    }
+  {
+    g_autofree char *path = fixture_path ("media-library.json");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(DynDesignModel) model = dyn_design_model_load_file (path, "Nope", &error);
+
+    g_assert_null (model);
+    g_assert_error (error, DYN_ERROR, DYN_ERROR_NOT_FOUND);
+  }
+}
+
+/* CloudFormation and create-table ----------------------------------------- */
+
+static const char * const cfn_unordered[] = { "AttributeDefinitions", NULL };
+
+static void
+test_cloudformation_import (void)
+{
+  g_autoptr(DynDesignModel) orders = load_fixture ("cloudformation.json", NULL);
+  g_autoptr(DynDesignModel) sessions = load_fixture ("cloudformation.json", "sessions");
+  g_autoptr(DynDesignModel) sessions2 = load_fixture ("cloudformation.json", "SessionsTable");
+  g_autoptr(DynDesignModel) movies = load_fixture ("table-resource.json", NULL);
+  g_autoptr(DynDesignModel) shop = load_fixture ("create-table.json", NULL);
+  g_autoptr(GError) error = NULL;
+  DynDesignIndex *lsi, *gsi;
+
+  /* Fn::Sub in TableName: the logical id stands in (and export writes the
+   * function back). */
+  g_assert_cmpint (orders->source_format, ==, DYN_DESIGN_FORMAT_CLOUDFORMATION);
+  g_assert_cmpstr (orders->table->name, ==, "OrdersTable");
+  g_assert_true (orders->table->fixed);
+  g_assert_cmpstr (orders->table->partition_key, ==, "customerId");
+  g_assert_cmpstr (orders->table->sort_key, ==, "orderId");
+  g_assert_cmpstr (orders->table->ttl_attribute, ==, "expiresAt");
+  g_assert_cmpuint (orders->table->indexes->len, ==, 2);
+  gsi = orders->table->indexes->pdata[0];
+  lsi = orders->table->indexes->pdata[1];
+  g_assert_false (gsi->local);
+  g_assert_cmpstr (gsi->name, ==, "ByStatus");
+  g_assert_cmpstr (gsi->sort_type, ==, "N");
+  g_assert_cmpstr (gsi->non_key_attributes[1], ==, "currency");
+  g_assert_true (lsi->local);
+  g_assert_cmpstr (lsi->projection, ==, "KEYS_ONLY");
+  g_assert_true (dyn_design_model_validate (orders, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpstr (sessions->table->name, ==, "sessions");
+  g_assert_cmpstr (sessions2->table->name, ==, "sessions");
+  g_assert_cmpstr (sessions->table->partition_type, ==, "B");
+  g_assert_null (sessions->table->sort_key);
+  g_assert_cmpstr (sessions->table->billing_mode, ==, "PROVISIONED");   /* CloudFormation's default */
+  g_assert_cmpuint (sessions->table->read_capacity, ==, 5);               /* "5", a string */
+
+  g_assert_cmpstr (movies->table->name, ==, "Movies");
+  g_assert_cmpstr (movies->table->partition_type, ==, "N");
+
+  g_assert_cmpint (shop->source_format, ==, DYN_DESIGN_FORMAT_CREATE_TABLE);
+  g_assert_cmpstr (shop->table->name, ==, "Shop");
+  g_assert_cmpuint (shop->table->indexes->len, ==, 1);
+  g_assert_cmpuint (shop->table->write_capacity, ==, 5);
+}
+
+/* Import then export gives the template (the resource, the input) back. */
+static void
+test_cloudformation_round_trip (void)
+{
+  static const struct { const char *file; const char *table; DynDesignFormat format; } cases[] = {
+    { "cloudformation.json", NULL, DYN_DESIGN_FORMAT_CLOUDFORMATION },
+    { "table-resource.json", NULL, DYN_DESIGN_FORMAT_CLOUDFORMATION },
+    { "create-table.json", NULL, DYN_DESIGN_FORMAT_CREATE_TABLE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = fixture_path (cases[i].file);
+      g_autoptr(JsonNode) original = parse_file (path);
+      g_autoptr(DynDesignModel) model = load_fixture (cases[i].file, cases[i].table);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) exported = dyn_design_export (model, NULL, cases[i].format, &error);
+
+      g_assert_no_error (error);
+      assert_same_json (original, exported, cfn_unordered);
+    }
+
+  /* The other table of the template: its resource comes back as it was
+   * (the string "5" a number now), the rest of the template too. */
+  {
+    g_autoptr(DynDesignModel) model = load_fixture ("cloudformation.json", "SessionsTable");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) exported = dyn_design_export (model, NULL, DYN_DESIGN_FORMAT_CLOUDFORMATION, &error);
+    JsonObject *resources;
+    JsonObject *props;
+
+    g_assert_no_error (error);
+    resources = json_object_get_object_member (json_node_get_object (exported), "Resources");
+    g_assert_true (json_object_has_member (resources, "OrdersTable"));
+    g_assert_true (json_object_has_member (resources, "Topic"));
+    props = json_object_get_object_member (json_object_get_object_member (resources, "SessionsTable"), "Properties");
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (props, "ProvisionedThroughput"),
+                                                 "ReadCapacityUnits"), ==, 5);
+  }
+}
+
+static void
+test_cloudformation_errors (void)
+{
+  static const struct { const char *json; const char *path; } cases[] = {
+    { "{\"Resources\": {}}", "Resources" },
+    { "{\"Resources\": {\"T\": {\"Type\": \"AWS::DynamoDB::Table\"}}}", "Resources.T.Properties" },
+    { "{\"Resources\": {\"T\": {\"Type\": \"AWS::DynamoDB::Table\", \"Properties\": {\"KeySchema\": []}}}}",
+      "Resources.T.Properties.AttributeDefinitions" },
+    { "{\"Type\": \"AWS::S3::Bucket\", \"Properties\": {}}", "Type" },
+    { "{\"TableName\": \"t\", \"KeySchema\": [{\"AttributeName\": \"a\", \"KeyType\": \"HASH\"}], \"AttributeDefinitions\": []}",
+      "KeySchema[0].AttributeName" },
+    { "{\"TableName\": \"t\", \"KeySchema\": [{\"AttributeName\": \"a\", \"KeyType\": \"HASH\"}], \"AttributeDefinitions\": [{\"AttributeName\": \"a\", \"AttributeType\": \"BOOL\"}]}",
+      "AttributeDefinitions[0].AttributeType" },
+    { "{\"TableName\": \"t\", \"KeySchema\": [{\"AttributeName\": \"a\", \"KeyType\": \"RANGE\"}], \"AttributeDefinitions\": [{\"AttributeName\": \"a\", \"AttributeType\": \"S\"}]}",
+      "KeySchema" },
+    { "{\"TableName\": \"t\", \"KeySchema\": [{\"AttributeName\": \"a\", \"KeyType\": \"HASH\"}], \"AttributeDefinitions\": [{\"AttributeName\": \"a\", \"AttributeType\": \"S\"}], \"ProvisionedThroughput\": {\"ReadCapacityUnits\": {\"Ref\": \"R\"}}}",
+      "ProvisionedThroughput.ReadCapacityUnits" },
+    { "{\"TableName\": {\"Ref\": \"N\"}, \"KeySchema\": []}", "TableName" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) root = parse (cases[i].json);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynDesignModel) model = dyn_design_model_load (root, NULL, &error);
+
+      g_assert_null (model);
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      if (cases[i].path != NULL)
+        {
+          g_autofree char *prefix = g_strconcat (cases[i].path, ": ", NULL);
+
+          if (!g_str_has_prefix (error->message, prefix))
+            g_error ("case %u: “%s” does not start with “%s”", i, error->message, prefix);
+        }
+    }
+}
+
+/* The create-table input DynamoDB Local accepts: the seeds' drafted tables,
+ * every fixture's table (numeric, binary, hash-only keys, an LSI, INCLUDE,
+ * PROVISIONED), created and described. */
+static void
+create_and_describe (DynClient            *client,
+                     const DynDesignModel *model,
+                     const DynDesignPlan  *plan)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) input = dyn_design_export (model, plan, DYN_DESIGN_FORMAT_CREATE_TABLE, &error);
+  g_autofree char *name = dyn_test_table_name ("design-model");
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+  g_autoptr(DynResponse) described = NULL;
+  g_autoptr(DynDesignModel) back = NULL;
+  const DynDesignTable *table = plan != NULL ? dyn_design_plan_get_table (plan) : model->table;
+  JsonObject *t;
+
+  g_assert_no_error (error);
+  json_object_set_string_member (json_node_get_object (input), "TableName", name);
+  json_generator_set_root (gen, input);
+  text = json_generator_to_data (gen, NULL);
+  g_test_message ("%s", text);
+  g_assert_true (dyn_test_create_table_json (client, name, text, &error));
+  g_assert_no_error (error);
+
+  described = dyn_test_callf (client, "DescribeTable", &error, "{\"TableName\": \"%s\"}", name);
+  g_assert_no_error (error);
+  /* DescribeTable's output reads back as a model of the same table. */
+  back = dyn_design_model_load (described->root, NULL, &error);
+  g_assert_no_error (error);
+  t = json_object_get_object_member (json_node_get_object (described->root), "Table");
+  g_assert_cmpstr (json_object_get_string_member (t, "TableName"), ==, name);
+  g_assert_cmpstr (back->table->partition_key, ==, table->partition_key);
+  g_assert_cmpstr (back->table->partition_type, ==, table->partition_type);
+  g_assert_cmpstr (back->table->sort_key, ==, table->sort_key);
+  g_assert_cmpstr (back->table->sort_type, ==, table->sort_type);
+  g_assert_cmpuint (back->table->indexes->len, ==, table->indexes->len);
+  for (guint i = 0; i < table->indexes->len; i++)
+    {
+      const DynDesignIndex *want = table->indexes->pdata[i];
+      const DynDesignIndex *got = NULL;
+
+      for (guint j = 0; j < back->table->indexes->len; j++)
+        if (g_strcmp0 (((DynDesignIndex *) back->table->indexes->pdata[j])->name, want->name) == 0)
+          got = back->table->indexes->pdata[j];
+      g_assert_nonnull (got);
+      g_assert_cmpint (got->local, ==, want->local);
+      g_assert_cmpstr (got->partition_key, ==, want->partition_key);
+      g_assert_cmpstr (got->sort_key, ==, want->sort_key);
+      g_assert_cmpstr (got->projection, ==, want->projection);
+    }
+  g_assert_cmpstr (back->table->billing_mode, ==, table->billing_mode);
+  g_assert_true (dyn_test_delete_table (client, name, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_create_table_on_local (void)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  g_autoptr(DynClient) client = NULL;
+  static const struct { const char *file; const char *table; } fixtures[] = {
+    { "online-shop.json", NULL },
+    { "sensor-log.json", NULL },
+    { "media-library.json", "Films" },
+    { "media-library.json", "Catalogue" },
+    { "cloudformation.json", NULL },
+    { "cloudformation.json", "sessions" },
+    { "table-resource.json", NULL },
+    { "create-table.json", NULL },
+  };
+  static const char * const seeds[] = { "workspaces.json", "school.json" };
+
+  if (server == NULL)
+    return;
+  client = dyn_test_client_new (server);
+  for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
+    {
+      g_autoptr(DynDesignModel) model = load_fixture (fixtures[i].file, fixtures[i].table);
+
+      create_and_describe (client, model, NULL);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (seeds); i++)
+    {
+      g_autoptr(DynDesignModel) model = load_seed (seeds[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynDesignPlan) plan = dyn_design_draft (model, &error);
+
+      g_assert_no_error (error);
+      create_and_describe (client, model, plan);
+    }
+}
+
+/* A model without a table and without a plan cannot be exported. */
+static void
+test_export_needs_table (void)
+{
+  g_autoptr(DynDesignModel) model = load_seed ("school.json");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) out = dyn_design_export (model, NULL, DYN_DESIGN_FORMAT_CREATE_TABLE, &error);
+
+  g_assert_null (out);
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT);
+}
+
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
+  dyn_test_init (&argc, &argv);
 
   g_test_add_func ("/design-model/template/parse", test_template_parse);
   g_test_add_func ("/design-model/template/parse-errors", test_template_parse_errors);
@@ -702,5 +1299,14 @@ main (int argc, char **argv)
   g_test_add_func ("/design-model/model/load-errors", test_load_errors);
   g_test_add_func ("/design-model/model/validate-errors", test_validate_errors);
   g_test_add_func ("/design-model/model/validate-scope", test_validate_scope);
+  g_test_add_func ("/design-model/workbench/round-trip", test_workbench_round_trip);
+  g_test_add_func ("/design-model/workbench/facets", test_workbench_facets);
+  g_test_add_func ("/design-model/workbench/export-seeds", test_workbench_export_seeds);
+  g_test_add_func ("/design-model/workbench/errors", test_workbench_errors);
+  g_test_add_func ("/design-model/cloudformation/import", test_cloudformation_import);
+  g_test_add_func ("/design-model/cloudformation/round-trip", test_cloudformation_round_trip);
+  g_test_add_func ("/design-model/cloudformation/errors", test_cloudformation_errors);
+  g_test_add_func ("/design-model/create-table/dynamodb-local", test_create_table_on_local);
+  g_test_add_func ("/design-model/export/needs-table", test_export_needs_table);
   return g_test_run ();
 }

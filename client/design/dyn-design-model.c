@@ -1951,3 +1951,75 @@ dyn_design_model_save_file (const DynDesignModel *self,
   with_newline = g_strconcat (text, "\n", NULL);
   return g_file_set_contents (path, with_newline, -1, error);
 }
+/* Export ------------------------------------------------------------------ */
+
+JsonNode *
+dyn_design_export (const DynDesignModel *model,
+                   const DynDesignPlan  *plan,
+                   DynDesignFormat       format,
+                   GError              **error)
+{
+  const DynDesignTable *table;
+  GPtrArray *placements = NULL;
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  if (plan != NULL)
+    {
+      table = dyn_design_plan_get_table (plan);
+      placements = dyn_design_plan_get_placements (plan);
+    }
+  else
+    table = model->table;
+
+  if (table == NULL || table->partition_key == NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                   _("Model “%s” has no table yet: draft it first (its keys come from the plan)"),
+                   model->name != NULL ? model->name : "");
+      return NULL;
+    }
+
+  switch (format)
+    {
+    case DYN_DESIGN_FORMAT_WORKBENCH:
+      {
+        /* TableData: the model's own items, or the plan's examples. */
+        g_autoptr(GPtrArray) items = NULL;
+
+        if (plan != NULL && model->items->len == 0)
+          items = dyn_design_examples (model, plan, model->examples_per_parent, 1);
+        else
+          items = g_ptr_array_ref (model->items);
+        return _dyn_design_workbench_export (model, table, placements, items, error);
+      }
+    case DYN_DESIGN_FORMAT_CLOUDFORMATION:
+      return _dyn_design_cloudformation_export (model, table, error);
+    case DYN_DESIGN_FORMAT_CREATE_TABLE:
+      return _dyn_design_create_table_export (table, error);
+    case DYN_DESIGN_FORMAT_DYNOSCOPE:
+    default:
+      {
+        g_autoptr(DynDesignModel) copy = dyn_design_model_copy (model);
+
+        if (plan != NULL)
+          {
+            /* The plan's table and keys written into the model, fixed. */
+            dyn_design_table_free (copy->table);
+            copy->table = dyn_design_table_copy (table);
+            for (guint i = 0; placements != NULL && i < placements->len; i++)
+              {
+                const DynDesignPlacement *pl = placements->pdata[i];
+                DynDesignEntity *e = dyn_design_model_find_entity (copy, pl->entity);
+
+                for (guint k = 0; e != NULL && k < pl->keys->len; k++)
+                  {
+                    const DynDesignKey *key = pl->keys->pdata[k];
+                    dyn_design_entity_set_key (e, key->attribute, key->template);
+                  }
+              }
+          }
+        return dyn_design_model_to_json (copy);
+      }
+    }
+}

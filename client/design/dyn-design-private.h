@@ -48,8 +48,9 @@ JsonNode   *_dyn_design_attribute_definitions (const DynDesignTable *table);
 
 /* NoSQL Workbench (dyn-design-workbench.c). */
 DynDesignModel *_dyn_design_workbench_load   (JsonObject *root, const char *table, GError **error);
+/* @items: the TableData to write (the model's own, or a plan's examples). */
 JsonNode       *_dyn_design_workbench_export (const DynDesignModel *model, const DynDesignTable *table,
-                                              GPtrArray *placements, GError **error);
+                                              GPtrArray *placements, GPtrArray *items, GError **error);
 
 /* CloudFormation and the create-table input (dyn-design-cloudformation.c).
  * @root: a template (Resources), a bare AWS::DynamoDB::Table resource, or
