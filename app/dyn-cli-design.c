@@ -154,8 +154,34 @@ design_draft (DesignOptions *o,
               int           *status,
               GError       **error)
 {
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "design draft: not built yet");
-  return FALSE;
+  g_autoptr(DynDesignModel) model = NULL;
+  g_autoptr(DynDesignPlan) plan = NULL;
+  g_autoptr(GPtrArray) examples = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autoptr(JsonGenerator) gen = NULL;
+  g_autofree char *text = NULL;
+
+  if (o->args->len != 1)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "Usage: dynoscope-cli design draft MODEL.json [--per-parent N] [--seed N]");
+      return FALSE;
+    }
+  model = dyn_design_model_load_file (o->args->pdata[0], o->model_table, error);
+  if (model == NULL)
+    return FALSE;
+  plan = dyn_design_draft (model, error);
+  if (plan == NULL)
+    return FALSE;
+  examples = dyn_design_examples (model, plan, o->per_parent, o->seed);
+  json = dyn_design_plan_to_json (plan, examples);
+  gen = json_generator_new ();
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_root (gen, json);
+  text = json_generator_to_data (gen, NULL);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+  return TRUE;
 }
 
 static void
