@@ -168,7 +168,7 @@ static const char usage[] =
   "                                           the key plan, requests and example items (JSON);\n"
   "                                           MODEL is a Dynoscope, NoSQL Workbench or\n"
   "                                           CloudFormation file (client/design/MODEL.md)\n"
-  "  design check MODEL.json [--table T] [--write-examples] [--keep-table] [--sample N]\n"
+  "  design check MODEL.json [--table T] [--write-examples] [--keep-table] [--sample N] [--json]\n"
   "                                           runs every access pattern on a scratch table\n"
   "                                           (or T); exits 3 when one is not one Query or\n"
   "                                           GetItem of one page\n"
