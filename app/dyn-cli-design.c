@@ -293,13 +293,52 @@ design_check (DesignOptions *o,
   return TRUE;
 }
 
+static void
+design_infer_done_cb (GObject      *source,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+/* design infer TABLE [--sample N]: DescribeTable and a Scan sample, the
+ * inferred model on stdout as a Dynoscope model file, what the sample was
+ * and cost on stderr. */
 static gboolean
 design_infer (DesignOptions *o,
               int           *status,
               GError       **error)
 {
-  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "design infer: not built yet");
-  return FALSE;
+  g_autoptr(DynClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(DynDesignModel) model = NULL;
+  g_autoptr(JsonNode) json = NULL;
+  g_autofree char *text = NULL;
+
+  if (o->args->len != 1)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "Usage: dynoscope-cli design infer TABLE [--sample N]");
+      return FALSE;
+    }
+  client = dyn_connect (o->profile, o->region, o->endpoint, o->insecure, error);
+  if (client == NULL)
+    return FALSE;
+  dyn_design_infer_async (client, o->args->pdata[0], o->sample, NULL, design_infer_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  model = dyn_design_infer_finish (client, result, error);
+  if (model == NULL)
+    return FALSE;
+  if (model->description != NULL)
+    fprintf (stderr, "%s\n", model->description);
+  json = dyn_design_model_to_json (model);
+  text = json_to_string (json, TRUE);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+  return TRUE;
 }
 
 static gboolean
