@@ -568,6 +568,93 @@ test_check_open_table (Fixture       *fixture,
   }
 }
 
+/* A model inferred from the open table (the demo Workspaces data): its
+ * entities found, the table fixed as it is, the plan drafted; and its check
+ * against that very table passes with one request per pattern. */
+static void
+test_infer (Fixture       *fixture,
+            gconstpointer  data)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  const char *gsis[] = { "GSI1:GSI1PK:S:GSI1SK:S", NULL };
+  g_autoptr(DynClient) client = NULL;
+  g_autoptr(GPtrArray) items = dyn_test_item_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *table = dyn_test_table_name ("infer-ws");
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  DynDesignModel *model;
+  GtkWidget *plan;
+
+  if (fixture->window == NULL)
+    return;
+  client = dyn_test_client_new (server);
+  g_assert_true (dyn_test_create_table (client, table, "EntityRef:S", "Detail:S", gsis, &error));
+  g_assert_no_error (error);
+  path = g_build_filename (g_getenv ("DYN_SOURCE_ROOT"), "data", "demo", "Workspaces.jsonl", NULL);
+  g_assert_true (g_file_get_contents (path, &text, NULL, &error));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (*lines[i] != '\0')
+      g_ptr_array_add (items, dyn_test_item (lines[i]));
+  g_assert_true (dyn_test_load_items (client, table, items, &error));
+  g_assert_no_error (error);
+
+  /* Without an open table there is nothing to infer from. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.design-new", "s", "infer"));
+  settle ();
+  g_assert_null (dyn_design_view_get_model (fixture->view));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.refresh-tables", NULL));
+  dyn_test_wait_idle (fixture->window);
+  dyn_window_open_table (fixture->window, table);
+  dyn_test_wait_idle (fixture->window);
+  g_assert_cmpstr (dyn_window_get_table (fixture->window), ==, table);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.design-new", "s", "infer"));
+  for (guint i = 0; i < 6 && dyn_design_view_get_model (fixture->view) == NULL; i++)
+    dyn_test_wait_idle (fixture->window);
+  settle ();
+  g_assert_null (dyn_window_get_error_text (fixture->window));
+  model = dyn_design_view_get_model (fixture->view);
+  g_assert_nonnull (model);
+  g_assert_cmpstr (dyn_window_get_view (fixture->window), ==, "design");
+  g_assert_nonnull (model->table);
+  g_assert_true (model->table->fixed);
+  g_assert_cmpstr (model->table->name, ==, table);
+  g_assert_nonnull (dyn_design_model_find_entity (model, "Workspace"));
+  g_assert_nonnull (dyn_design_model_find_entity (model, "Project"));
+  g_assert_no_error ((GError *) dyn_design_view_get_draft_error (fixture->view));
+  plan = dyn_design_view_get_plan_widget (fixture->view);
+  g_assert_true (shows_label (plan, "Workspace"));
+  g_assert_true (shows_label (plan, "Project"));
+  g_assert_cmpstr (dyn_design_view_get_plan_cell (fixture->view, "Workspace", "Detail"), ==, "META");
+
+  /* The table's own data checked against the model inferred from it. */
+  dyn_design_view_set_check_table (fixture->view, table);
+  g_assert_cmpstr (dyn_design_view_get_check_table (fixture->view), ==, table);
+  {
+    const DynDesignCheckReport *report = run_check (fixture);
+
+    g_assert_false (report->scratch);
+    g_assert_cmpstr (report->table, ==, table);
+    g_assert_cmpuint (report->items_written, ==, 0);
+    g_assert_cmpuint (report->sampled_items, >, 0);
+    for (guint i = 0; i < report->results->len; i++)
+      {
+        DynDesignCheckResult *result = report->results->pdata[i];
+
+        g_test_message ("%s: %s %u requests %u pages %s", result->pattern, dyn_operation_get_name (result->operation),
+                        result->requests, result->pages, result->problem ? result->problem : "passed");
+        g_assert_true (result->passed);
+        g_assert_cmpuint (result->requests, ==, 1);
+      }
+    for (guint i = 0; report->findings && i < report->findings->len; i++)
+      g_test_message ("finding: %s", ((DynDesignDecision *) report->findings->pdata[i])->text);
+    g_assert_nonnull (strstr (dyn_design_view_get_cost_text (fixture->view), "sample"));
+  }
+}
+
 /* A design from scratch: entities added and edited in the view, each edit
  * drafted at once. */
 static void
@@ -698,6 +785,7 @@ main (int   argc,
   ADD ("check-open-table", test_check_open_table);
   ADD ("school", test_school);
   ADD ("new-scratch", test_new_scratch);
+  ADD ("infer", test_infer);
 #undef ADD
 
   status = g_test_run ();
