@@ -558,8 +558,10 @@ _dyn_design_cloudformation_export (const DynDesignModel *model,
   JsonObject *kept_resource = dyn_json_object_get_object (extra, "dynoscope:resource");
   JsonObject *kept_template = dyn_json_object_get_object (extra, "dynoscope:template");
   JsonNode *kept_name = extra != NULL ? json_object_get_member (extra, "dynoscope:tableName") : NULL;
-  const char *kept_id = extra != NULL && json_object_has_member (extra, "dynoscope:logicalId")
-                        ? json_object_get_string_member (extra, "dynoscope:logicalId") : NULL;
+  JsonNode *id_node = extra != NULL ? json_object_get_member (extra, "dynoscope:logicalId") : NULL;
+  const char *kept_id = id_node != NULL && JSON_NODE_HOLDS_VALUE (id_node) &&
+                        json_node_get_value_type (id_node) == G_TYPE_STRING && *json_node_get_string (id_node) != '\0'
+                        ? json_node_get_string (id_node) : NULL;
   g_autofree char *logical_id = NULL;
   JsonObject *props, *resource, *root, *resources;
 

@@ -1138,9 +1138,11 @@ load_dynoscope (JsonObject *root,
     return NULL;
   if (version != FORMAT_VERSION)
     {
+      g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, version);
+
       _dyn_design_path_error (error, "", "version",
-                              _("version %" G_GUINT64_FORMAT " of the model file is not known here (this Dynoscope reads version %d)"),
-                              version, FORMAT_VERSION);
+                              _("version %s of the model file is not known here (this Dynoscope reads version %d)"),
+                              text, FORMAT_VERSION);
       return NULL;
     }
   if (!_dyn_design_read_string (root, "", "name", TRUE, &model->name, error) ||
