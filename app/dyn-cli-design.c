@@ -200,6 +200,8 @@ check_done_cb (GObject      *source,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+/* Not translated: one line per pattern, findings and a cost line in a
+ * stable form for CI logs and scripts (the sentences in them are). */
 static void
 print_check_report (const DynDesignCheckReport *report,
                     gboolean                    kept)
@@ -254,9 +256,9 @@ design_check (DesignOptions *o,
 
   if (o->args->len != 1)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "Usage: dynoscope-cli design check MODEL.json [--table T] [--write-examples] [--keep-table] "
-                   "[--per-parent N] [--sample N] [--seed N] [--json]");
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("Usage: dynoscope-cli design check MODEL.json [--table T] [--write-examples] [--keep-table] "
+                             "[--per-parent N] [--sample N] [--seed N] [--json]"));
       return FALSE;
     }
   model = dyn_design_model_load_file (o->args->pdata[0], o->model_table, error);

@@ -62,6 +62,20 @@ static const char readings_model[] =
   "    { \"name\": \"One reading\", \"entity\": \"Reading\", \"operation\": \"get\", \"parameters\": [\"sensorId\", \"ts\"] },"
   "    { \"name\": \"Readings of a sensor, counted\", \"entity\": \"Reading\", \"operation\": \"count\", \"parameters\": [\"sensorId\"] } ] }";
 
+/* A hot collection: the draft shards it, its list fans out. */
+static const char hot_model[] =
+  "{ \"format\": \"dynoscope-design\", \"version\": 1, \"name\": \"Hot tenants\","
+  "  \"entities\": ["
+  "    { \"name\": \"Tenant\", \"id\": [\"tenantId\"],"
+  "      \"attributes\": [ { \"name\": \"tenantId\", \"type\": \"S\", \"examples\": [\"acme\", \"globex\"], \"required\": true } ] },"
+  "    { \"name\": \"Event\", \"id\": [\"eventId\"],"
+  "      \"attributes\": [ { \"name\": \"eventId\", \"type\": \"S\", \"required\": true }, { \"name\": \"kind\", \"type\": \"S\" } ],"
+  "      \"writesPerSecond\": 20000, \"readsPerSecond\": 50000, \"count\": 100000000 } ],"
+  "  \"relationships\": [ { \"type\": \"one-to-many\", \"parent\": \"Tenant\", \"child\": \"Event\", \"itemsPerParent\": 10000000 } ],"
+  "  \"accessPatterns\": ["
+  "    { \"name\": \"Events of a tenant\", \"entity\": \"Event\", \"operation\": \"list-newest-first\", \"parameters\": [\"tenantId\"] },"
+  "    { \"name\": \"One tenant\", \"entity\": \"Tenant\", \"operation\": \"get\", \"parameters\": [\"tenantId\"] } ] }";
+
 static DynDesignModel *
 load_seed (const char *name)
 {
@@ -325,6 +339,45 @@ test_unlike_demo (void)
   readings = load_text (readings_model);
   g_free (assert_passes_one_request (client, products));
   g_free (assert_passes_one_request (client, readings));
+}
+
+/* A sharded collection's read: one Query of one page per shard passes. */
+static void
+test_sharded (void)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  g_autoptr(DynClient) client = NULL;
+  g_autoptr(DynDesignModel) model = NULL;
+  g_autoptr(DynDesignPlan) plan = NULL;
+  g_autoptr(DynDesignCheckReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  DynDesignCheckOptions options = { .per_parent = 4 };
+  const DynDesignCheckResult *events;
+  guint shards = 0;
+  GPtrArray *requests;
+
+  if (server == NULL)
+    return;
+  client = dyn_test_client_new (server);
+  model = load_text (hot_model);
+  plan = dyn_design_draft (model, &error);
+  g_assert_no_error (error);
+  requests = dyn_design_plan_get_requests (plan);
+  for (guint i = 0; i < requests->len; i++)
+    if (strcmp (((DynDesignRequest *) requests->pdata[i])->pattern, "Events of a tenant") == 0)
+      shards = ((DynDesignRequest *) requests->pdata[i])->shards;
+  g_assert_cmpuint (shards, >, 1);
+
+  report = run_check (client, model, &options);
+  events = find_result (report, "Events of a tenant");
+  g_assert_cmpint (events->operation, ==, DYN_OP_QUERY);
+  g_assert_cmpuint (events->requests, ==, shards);
+  g_assert_cmpuint (events->pages, ==, shards);
+  g_assert_cmpuint (events->items, ==, 4);
+  g_assert_true (events->only_entity);
+  g_assert_true (events->passed);
+  g_assert_true (report->passed);
+  g_assert_true (table_deleted (client, report->table));
 }
 
 /* A pattern that can only be a Scan fails with the plan's reason; the
@@ -647,6 +700,45 @@ test_existing_missing_index (DynTestFixture *fx,
   g_assert_false (report->passed);
 }
 
+/* An existing table keyed otherwise than the plan: findings and failed
+ * results, not an error; nothing sent that the table cannot take. */
+static void
+test_existing_other_keys (DynTestFixture *fx,
+                          gconstpointer   data)
+{
+  g_autoptr(DynDesignModel) model = NULL;
+  g_autoptr(DynDesignCheckReport) report = NULL;
+  DynDesignCheckOptions options = { .write_examples = TRUE };
+  gboolean key_finding = FALSE, not_written = FALSE;
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+  model = load_seed ("workspaces.json");
+  dyn_test_fixture_create_table (fx, "pk:S", "sk:N", NULL);
+
+  options.table = fx->table;
+  report = run_check (fx->client, model, &options);
+  g_assert_cmpuint (report->items_written, ==, 0);
+  g_assert_cmpuint (report->results->len, ==, model->patterns->len);
+  for (guint i = 0; i < report->results->len; i++)
+    {
+      const DynDesignCheckResult *r = report->results->pdata[i];
+
+      g_assert_false (r->passed);
+      g_assert_cmpuint (r->requests, ==, 0);
+      g_assert_nonnull (strstr (r->problem, "cannot be a Query on this table"));
+    }
+  for (guint i = 0; i < report->findings->len; i++)
+    {
+      DynDesignDecision *f = report->findings->pdata[i];
+
+      key_finding |= strstr (f->text, "The table’s key is (pk, sk)") != NULL;
+      not_written |= strstr (f->text, "The examples were not written") != NULL;
+    }
+  g_assert_true (key_finding);
+  g_assert_true (not_written);
+  g_assert_false (report->passed);
+}
+
 /* Guarded writes: an item already there with an example's key keeps its
  * content; the others are written. */
 static void
@@ -887,11 +979,14 @@ main (int argc, char **argv)
   g_test_add_data_func ("/design-check/seeds/dynalite", GINT_TO_POINTER (DYN_TEST_DYNALITE), test_seeds);
   g_test_add_func ("/design-check/unlike-demo", test_unlike_demo);
   g_test_add_func ("/design-check/scan-fails", test_scan_fails);
+  g_test_add_func ("/design-check/sharded", test_sharded);
   g_test_add_func ("/design-check/cli-passes", test_cli_passes);
   g_test_add ("/design-check/existing/findings", DynTestFixture, NULL,
               fixture_setup, test_existing_findings, dyn_test_fixture_teardown);
   g_test_add ("/design-check/existing/missing-index", DynTestFixture, NULL,
               fixture_setup, test_existing_missing_index, dyn_test_fixture_teardown);
+  g_test_add ("/design-check/existing/other-keys", DynTestFixture, NULL,
+              fixture_setup, test_existing_other_keys, dyn_test_fixture_teardown);
   g_test_add ("/design-check/existing/guarded-writes", DynTestFixture, NULL,
               fixture_setup, test_guarded_writes, dyn_test_fixture_teardown);
   g_test_add_func ("/design-check/unreachable", test_unreachable);

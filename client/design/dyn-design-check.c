@@ -565,6 +565,13 @@ compare_with_plan (CheckData *d)
       add_finding (d, d->table, NULL, TRUE,
                    g_strdup_printf (_("The table’s key is (%s), the plan’s is (%s): the plan’s reads of the table cannot be a Query or GetItem on it."),
                                     have, want));
+      if (d->write_examples)
+        {
+          /* Items without the table's key attributes cannot be written. */
+          d->write_examples = FALSE;
+          add_finding (d, d->table, NULL, TRUE,
+                       g_strdup (_("The examples were not written: they do not carry the table’s key attributes.")));
+        }
     }
 
   for (guint i = 0; i < requests->len; i++)
