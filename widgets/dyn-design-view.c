@@ -1869,6 +1869,14 @@ dyn_design_view_set_progress (DynDesignView *self,
   gtk_widget_set_sensitive (GTK_WIDGET (self->table_dropdown), message == NULL);
 }
 
+const char *
+dyn_design_view_get_progress (DynDesignView *self)
+{
+  g_return_val_if_fail (DYN_IS_DESIGN_VIEW (self), NULL);
+
+  return gtk_spinner_get_spinning (self->check_spinner) ? gtk_label_get_text (self->progress_label) : NULL;
+}
+
 void
 dyn_design_view_set_report (DynDesignView        *self,
                             DynDesignCheckReport *report)

@@ -93,6 +93,7 @@ void                  dyn_design_view_set_check_table  (DynDesignView  *self,
 /* While checking: the progress line (NULL: not checking). */
 void                  dyn_design_view_set_progress     (DynDesignView  *self,
                                                         const char     *message);
+const char           *dyn_design_view_get_progress     (DynDesignView  *self);
 /* The report of the last check (taken; NULL clears), or an error. */
 void                  dyn_design_view_set_report       (DynDesignView        *self,
                                                         DynDesignCheckReport *report);
