@@ -878,6 +878,31 @@ test_school (Fixture       *fixture,
   screenshot (fixture, "design-dark.png");
 }
 
+/* The view on its own: made, given a model and a report, finalized. */
+static void
+test_view_new_destroy (void)
+{
+  g_autofree char *path = design_path ("workspaces.json");
+  g_autoptr(GError) error = NULL;
+  DynDesignModel *model = dyn_design_model_load_file (path, NULL, &error);
+  DynDesignCheckReport *report = g_new0 (DynDesignCheckReport, 1);
+  GtkWidget *view = dyn_design_view_new ();
+
+  g_assert_no_error (error);
+  g_object_ref_sink (view);
+  dyn_design_view_set_model (DYN_DESIGN_VIEW (view), model);
+  g_assert_true (dyn_design_view_get_model (DYN_DESIGN_VIEW (view)) == model);
+  g_assert_nonnull (dyn_design_view_get_plan (DYN_DESIGN_VIEW (view)));
+  report->table = g_strdup ("t");
+  report->results = g_ptr_array_new ();
+  report->findings = g_ptr_array_new ();
+  dyn_design_view_set_report (DYN_DESIGN_VIEW (view), report);
+  g_assert_nonnull (dyn_design_view_get_cost_text (DYN_DESIGN_VIEW (view)));
+  dyn_design_view_set_progress (DYN_DESIGN_VIEW (view), "…");
+  g_assert_cmpstr (dyn_design_view_get_progress (DYN_DESIGN_VIEW (view)), ==, "…");
+  g_assert_finalize_object (view);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -895,6 +920,7 @@ main (int   argc,
 
 #define ADD(path, func) \
   g_test_add ("/dyn/window-design/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  g_test_add_func ("/dyn/window-design/view-new-destroy", test_view_new_destroy);
   ADD ("open-plan", test_open_plan);
   ADD ("edit", test_edit);
   ADD ("patterns-examples", test_patterns_examples);

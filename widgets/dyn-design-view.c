@@ -1487,6 +1487,8 @@ dyn_design_view_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_DESIGN_VIEW);
   G_OBJECT_CLASS (dyn_design_view_parent_class)->dispose (object);
+  g_clear_object (&self->parent_names);
+  g_clear_object (&self->table_names);
 }
 
 static void
@@ -1507,8 +1509,6 @@ dyn_design_view_finalize (GObject *object)
   g_ptr_array_unref (self->snippet_views);
   g_ptr_array_unref (self->snippets);
   g_hash_table_unref (self->plan_cells);
-  g_clear_object (&self->parent_names);
-  g_clear_object (&self->table_names);
   G_OBJECT_CLASS (dyn_design_view_parent_class)->finalize (object);
 }
 
