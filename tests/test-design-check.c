@@ -839,6 +839,35 @@ test_unreachable (void)
   }
 }
 
+/* The messages are translated: the same failure in German. */
+static void
+test_unreachable_german (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autoptr(DynCredentialsProvider) creds = dyn_credentials_provider_new_static ("x", "y", NULL);
+      g_autoptr(DynClient) client = NULL;
+      g_autoptr(DynDesignModel) model = load_seed ("workspaces.json");
+      g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
+      Progress p = { messages, NULL, NULL };
+      g_autoptr(GError) error = NULL;
+      DynDesignCheckOptions options = { 0 };
+
+      dyn_test_use_translations ("de");
+      client = dyn_client_new ("http://127.0.0.1:9", "us-east-1", creds, &error);
+      g_assert_no_error (error);
+      dyn_client_set_retry (client, 1, 1, 1);
+      g_assert_null (run_check_full (client, model, &options, &p, &error));
+      g_assert_nonnull (error);
+      g_assert_true (g_str_has_prefix (error->message, "Die Testtabelle „dynoscope-check-workspaces-"));
+      g_assert_nonnull (strstr (error->message, "“ konnte nicht angelegt werden: "));
+      g_assert_true (g_str_has_prefix (messages->pdata[0], "Testtabelle „dynoscope-check-workspaces-"));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 static char *
 describe_answer (const DynDesignTable *t,
                  const char           *name)
@@ -990,6 +1019,7 @@ main (int argc, char **argv)
   g_test_add ("/design-check/existing/guarded-writes", DynTestFixture, NULL,
               fixture_setup, test_guarded_writes, dyn_test_fixture_teardown);
   g_test_add_func ("/design-check/unreachable", test_unreachable);
+  g_test_add_func ("/design-check/unreachable-german", test_unreachable_german);
   g_test_add_func ("/design-check/dropped-connection", test_dropped_connection);
   g_test_add_func ("/design-check/cancel", test_cancel);
   g_test_add_func ("/design-check/keep-table", test_keep_table);
