@@ -129,6 +129,24 @@ count_labels (GtkWidget  *widget,
   return n;
 }
 
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (!gtk_widget_get_visible (widget))
+    return NULL;
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static gboolean
 shows_label (GtkWidget  *widget,
              const char *text)
@@ -771,6 +789,102 @@ test_cancel_check (Fixture       *fixture,
   g_assert_false (shows_label (check, "The check was cancelled"));
 }
 
+/* A fixed table unlike the seeds' (a numeric partition key, keys without
+ * '#') with a pattern only a Scan serves: the plan warns, the pattern
+ * says Scan with its reason, and the check fails it with that reason while
+ * the others pass. */
+static const char movies_model[] =
+  "{ \"format\": \"dynoscope-design\", \"version\": 1, \"name\": \"Movies\","
+  "  \"table\": { \"name\": \"Movies\", \"partitionKey\": { \"name\": \"year\", \"type\": \"N\" },"
+  "             \"sortKey\": { \"name\": \"title\", \"type\": \"S\" }, \"fixed\": true },"
+  "  \"entities\": [ { \"name\": \"Movie\", \"id\": [\"year\", \"title\"],"
+  "    \"attributes\": [ { \"name\": \"year\", \"type\": \"N\", \"required\": true, \"examples\": [\"1994\", \"2001\", \"2013\"] },"
+  "                      { \"name\": \"title\", \"type\": \"S\", \"required\": true, \"examples\": [\"Heat\", \"Amélie\", \"Her\"] },"
+  "                      { \"name\": \"director\", \"type\": \"S\", \"examples\": [\"Michael Mann\", \"Spike Jonze\"] } ],"
+  "    \"keys\": { \"year\": \"{year}\", \"title\": \"{title}\" } } ],"
+  "  \"accessPatterns\": ["
+  "    { \"name\": \"Movies of a year\", \"entity\": \"Movie\", \"operation\": \"list\", \"parameters\": [\"year\"] },"
+  "    { \"name\": \"One movie\", \"entity\": \"Movie\", \"operation\": \"get\", \"parameters\": [\"year\", \"title\"] },"
+  "    { \"name\": \"Movies by director\", \"entity\": \"Movie\", \"operation\": \"list\", \"parameters\": [\"director\"] } ] }";
+
+static void
+test_scan_pattern (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "movies.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  const DynDesignCheckReport *report;
+  GPtrArray *requests, *decisions;
+  DynDesignRequest *scan = NULL;
+  GtkWidget *plan, *patterns, *check;
+  gboolean warned = FALSE;
+  guint failed = 0;
+
+  if (fixture->window == NULL)
+    return;
+  g_assert_true (g_file_set_contents (path, movies_model, -1, &error));
+  g_assert_true (dyn_window_open_design_file (fixture->window, file, &error));
+  g_assert_no_error (error);
+  settle ();
+  plan = dyn_design_view_get_plan_widget (fixture->view);
+  g_assert_cmpstr (dyn_design_view_get_plan_cell (fixture->view, "Movie", "year"), ==, "{year}");
+  g_assert_cmpstr (dyn_design_view_get_plan_cell (fixture->view, "Movie", "title"), ==, "{title}");
+  decisions = dyn_design_plan_get_decisions (dyn_design_view_get_plan (fixture->view));
+  for (guint i = 0; i < decisions->len; i++)
+    {
+      DynDesignDecision *decision = decisions->pdata[i];
+
+      g_assert_true (shows_label (plan, decision->text));
+      if (decision->warning)
+        {
+          GtkWidget *label = find_label (plan, decision->text);
+
+          warned = TRUE;
+          g_assert_nonnull (label);
+          /* Marked: the row's icon is the warning one. */
+          g_assert_true (gtk_widget_has_css_class (gtk_widget_get_first_child (gtk_widget_get_parent (gtk_widget_get_parent (label))),
+                                                   "warning"));
+        }
+    }
+  g_assert_true (warned);
+
+  requests = dyn_design_plan_get_requests (dyn_design_view_get_plan (fixture->view));
+  for (guint i = 0; i < requests->len; i++)
+    if (g_strcmp0 (((DynDesignRequest *) requests->pdata[i])->pattern, "Movies by director") == 0)
+      scan = requests->pdata[i];
+  g_assert_nonnull (scan);
+  g_assert_cmpint (scan->operation, ==, DYN_OP_SCAN);
+  g_assert_nonnull (scan->reason);
+  patterns = dyn_design_view_get_patterns_widget (fixture->view);
+  g_assert_true (shows_label (patterns, "Scan"));
+  g_assert_true (shows_label (patterns, scan->reason));
+
+  report = run_check (fixture);
+  check = dyn_design_view_get_check_widget (fixture->view);
+  g_assert_false (report->passed);
+  for (guint i = 0; i < report->results->len; i++)
+    {
+      DynDesignCheckResult *result = report->results->pdata[i];
+
+      if (g_strcmp0 (result->pattern, "Movies by director") == 0)
+        {
+          g_autofree char *text = g_strdup_printf ("✗ %s", result->problem);
+
+          g_assert_false (result->passed);
+          g_assert_nonnull (strstr (result->problem, scan->reason));
+          g_assert_true (shows_label (check, text));
+          failed++;
+        }
+      else
+        g_assert_true (result->passed);
+    }
+  g_assert_cmpuint (failed, ==, 1);
+  g_assert_true (shows_label (check, "1 of 3 access patterns failed"));
+  g_assert_cmpuint (count_labels (check, "✓ passed", FALSE), ==, 2);
+  screenshot (fixture, "design-scan.png");
+}
+
 /* A design from scratch: entities added and edited in the view, each edit
  * drafted at once. */
 static void
@@ -930,6 +1044,7 @@ main (int   argc,
   ADD ("infer", test_infer);
   ADD ("open-other-formats", test_open_other_formats);
   ADD ("cancel-check", test_cancel_check);
+  ADD ("scan-pattern", test_scan_pattern);
 #undef ADD
 
   status = g_test_run ();

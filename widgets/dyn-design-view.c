@@ -901,7 +901,8 @@ render_check (DynDesignView *self)
   gtk_widget_set_margin_end (grid, 12);
   gtk_widget_set_margin_top (grid, 10);
   gtk_widget_set_margin_bottom (grid, 10);
-  gtk_box_append (GTK_BOX (card), new_hscroll (grid));
+  /* Not in a sideways scroller: the problems wrap to the card's width. */
+  gtk_box_append (GTK_BOX (card), grid);
   for (guint c = 0; heads[c] != NULL; c++)
     {
       GtkWidget *label = new_label (_(heads[c]), "heading", NULL);
@@ -937,7 +938,8 @@ render_check (DynDesignView *self)
           g_autofree char *text = g_strdup_printf (_("✗ %s"), result->problem ? result->problem : _("failed"));
 
           verdict = new_wrapped_label (text, "error", NULL);
-          gtk_label_set_max_width_chars (GTK_LABEL (verdict), 50);
+          gtk_label_set_width_chars (GTK_LABEL (verdict), 20);
+          gtk_label_set_max_width_chars (GTK_LABEL (verdict), 60);
         }
       gtk_widget_set_hexpand (verdict, TRUE);
       gtk_grid_attach (GTK_GRID (grid), verdict, 6, row, 1, 1);
