@@ -770,7 +770,8 @@ test_cancel_check (Fixture       *fixture,
          !g_str_has_prefix (dyn_design_view_get_progress (fixture->view), "Running"))
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (dyn_design_view_get_progress (fixture->view));
-  g_assert_cmpuint (count_scratch_tables (), ==, before + 1);
+  /* At once: a request of the test's own (its nested main loop) would let
+   * the check run on to its end first. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.design-cancel-check", NULL));
   dyn_test_wait_idle (fixture->window);
   settle ();
