@@ -639,6 +639,7 @@ tables_cb (GObject      *source,
   self->tables = g_steal_pointer (&tables);
   dyn_connection_sidebar_set_tables (self->sidebar, self->connection, (const char * const *) self->tables);
   dyn_partiql_editor_set_tables (dyn_window_get_partiql_editor (self), (const char * const *) self->tables);
+  _dyn_window_design_tables_changed (self);
   dyn_connection_sidebar_set_expanded (self->sidebar, self->connection, TRUE);
   /* After a table was found deleted, the error bar keeps saying so. */
   if (!self->gone)
@@ -665,6 +666,7 @@ _dyn_window_set_client (DynWindow *self,
   dyn_expression_builder_set_endpoint (self->builder, dyn_client_get_endpoint (client), dyn_client_get_region (client));
   _dyn_window_sql_set_client (self);
   _dyn_window_partiql_set_client (self);
+  _dyn_window_design_set_client (self);
   _dyn_window_update_actions (self);
   _dyn_window_list_tables (self);
 }

@@ -125,6 +125,9 @@ struct _DynWindow
 
   /* The PartiQL page (dyn-window-partiql.c). */
   struct _DynWindowPartiql *partiql;
+
+  /* The Design page (dyn-window-design.c). */
+  struct _DynWindowDesign *design;
 };
 
 enum {
@@ -196,6 +199,13 @@ void _dyn_window_class_partiql_init (GtkWidgetClass *widget_class);
 void _dyn_window_partiql_init (DynWindow *self);
 void _dyn_window_partiql_set_client (DynWindow *self);
 void _dyn_window_partiql_dispose (DynWindow *self);
+/* dyn-window-design.c */
+typedef struct _DynWindowDesign DynWindowDesign;
+void _dyn_window_class_design_init (GtkWidgetClass *widget_class);
+void _dyn_window_design_init (DynWindow *self);
+void _dyn_window_design_set_client (DynWindow *self);
+void _dyn_window_design_tables_changed (DynWindow *self);
+void _dyn_window_design_dispose (DynWindow *self);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

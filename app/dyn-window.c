@@ -243,10 +243,14 @@ _dyn_window_update_edit_actions (DynWindow *self)
   guint n = session ? dyn_edit_session_get_n_changes (self->session) : 0;
   gboolean read_only = self->connection != NULL && dyn_connection_get_read_only (self->connection);
 
+  const char *page = self->view_stack ? gtk_stack_get_visible_child_name (self->view_stack) : NULL;
+  gboolean table_page = page == NULL || g_str_equal (page, "items") || g_str_equal (page, "details");
+
   /* A read-only connection offers no editing; a shortcut that tries anyway
-   * is told why. */
-  gtk_widget_set_visible (self->new_item_button, !read_only);
-  gtk_widget_set_visible (self->edit_button, !read_only);
+   * is told why. The pages that are not the table's (SQL, PartiQL, Design)
+   * hide them (dyn-window-sql.c), also when the edit state changes there. */
+  gtk_widget_set_visible (self->new_item_button, !read_only && table_page);
+  gtk_widget_set_visible (self->edit_button, !read_only && table_page);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.edit-item", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.duplicate-item", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-item", selected);
@@ -420,6 +424,7 @@ dyn_window_dispose (GObject *object)
   _dyn_window_history_dispose (self);
   _dyn_window_sql_dispose (self);
   _dyn_window_partiql_dispose (self);
+  _dyn_window_design_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_WINDOW);
 
   G_OBJECT_CLASS (dyn_window_parent_class)->dispose (object);
@@ -589,6 +594,7 @@ dyn_window_class_init (DynWindowClass *klass)
   _dyn_window_class_history_init (widget_class);
   _dyn_window_class_sql_init (widget_class);
   _dyn_window_class_partiql_init (widget_class);
+  _dyn_window_class_design_init (widget_class);
 }
 
 static void
@@ -637,6 +643,7 @@ dyn_window_init (DynWindow *self)
   _dyn_window_history_init (self);
   _dyn_window_sql_init (self);
   _dyn_window_partiql_init (self);
+  _dyn_window_design_init (self);
   update_page_size_button (self);
   self->age_id = g_timeout_add_seconds (30, age_tick_cb, self);
   gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);

@@ -7,6 +7,7 @@
 #include "dyn-collections.h"
 #include "dyn-connection.h"
 #include "dyn-connection-sidebar.h"
+#include "dyn-design-view.h"
 #include "dyn-edit-session.h"
 #include "dyn-expression-builder.h"
 #include "dyn-item-detail.h"
@@ -97,5 +98,16 @@ DynSqlWorkbench      *dyn_window_get_sql_workbench  (DynWindow *self);
 const char           *dyn_window_get_view           (DynWindow *self);
 /* The PartiQL page's editor (dyn-window-partiql.c). */
 DynPartiqlEditor     *dyn_window_get_partiql_editor (DynWindow *self);
+/* The Design page (dyn-window-design.c): its view, and a model file read
+ * into it (Dynoscope, NoSQL Workbench or CloudFormation JSON; the page is
+ * shown) or the model saved as a Dynoscope model file: what win.design-open
+ * and win.design-save do after their file dialog. */
+DynDesignView        *dyn_window_get_design_view    (DynWindow *self);
+gboolean              dyn_window_open_design_file   (DynWindow *self,
+                                                     GFile     *file,
+                                                     GError   **error);
+gboolean              dyn_window_save_design_file   (DynWindow *self,
+                                                     GFile     *file,
+                                                     GError   **error);
 
 G_END_DECLS
