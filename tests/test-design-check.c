@@ -1050,6 +1050,16 @@ test_cancel (void)
   g_assert_null (report);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (count_tables_with_prefix (client, "dynoscope-check-cancel-me-"), ==, 0);
+
+  /* Also when asked to keep it: a cancelled check has no report to name the
+   * table by, so it is not left behind. */
+  g_clear_error (&error);
+  g_cancellable_reset (cancel);
+  options.keep_table = TRUE;
+  report = run_check_full (client, model, &options, &p, &error);
+  g_assert_null (report);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (count_tables_with_prefix (client, "dynoscope-check-cancel-me-"), ==, 0);
 }
 
 /* --keep-table keeps it (to browse), with the examples in it. */

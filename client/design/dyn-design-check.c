@@ -1364,7 +1364,9 @@ step (GTask *task,
       break;
 
     case STEP_CLEANUP:
-      if (d->scratch && d->create_sent && !d->keep_table)
+      /* A kept table is one to browse: after an error or a cancel there is
+       * no report to name it, so it goes as well. */
+      if (d->scratch && d->create_sent && (!d->keep_table || d->error != NULL))
         {
           progress (d, _("Deleting the scratch table “%s” …"), d->table);
           delete_table (task);
