@@ -260,6 +260,7 @@ test_school_course_collection (void)
   DynDesignRequest *r;
 
   g_ptr_array_add (model->patterns, dyn_design_pattern_new ("Course with its roster", "Course", DYN_DESIGN_LIST));
+  g_strfreev (((DynDesignPattern *) model->patterns->pdata[model->patterns->len - 1])->parameters);
   ((DynDesignPattern *) model->patterns->pdata[model->patterns->len - 1])->parameters =
     g_strsplit ("courseId", ",", -1);
   plan = draft (model);
@@ -319,6 +320,7 @@ test_across_parents (void)
   g_autofree char *body = NULL;
 
   count = dyn_design_pattern_new ("Count projects by status", "Project", DYN_DESIGN_COUNT);
+  g_strfreev (count->parameters);
   count->parameters = g_strsplit ("status", ",", -1);
   count->across_parents = TRUE;
   g_ptr_array_add (model->patterns, count);

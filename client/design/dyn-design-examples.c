@@ -353,7 +353,11 @@ generate_value (Gen                      *gen,
     text = g_strdup (cities[g_rand_int_range (gen->rand, 0, G_N_ELEMENTS (cities))]);
   else if (contains_word (a->name, "description") || contains_word (a->name, "note") ||
            contains_word (a->name, "comment"))
-    text = g_strdup_printf ("Example %s %u", g_ascii_strdown (e->name, -1), n + 1);
+    {
+      g_autofree char *name = g_ascii_strdown (e->name, -1);
+
+      text = g_strdup_printf ("Example %s %u", name, n + 1);
+    }
   else
     text = g_strdup_printf ("%s-%s", words[g_rand_int_range (gen->rand, 0, G_N_ELEMENTS (words))],
                             a->name);
