@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dyn-design.h"
+#include "dyn-design-private.h"
 #include "dyn-error.h"
 #include "dyn-pager.h"
 #include "dyn-table.h"
@@ -312,124 +313,6 @@ schemas_equal (const DynKeySchema *a,
 /* ------------------------------------------------------------------------ */
 /* CreateTable from the plan's table */
 
-static void
-add_key_schema (JsonBuilder *b,
-                const char  *pk,
-                const char  *sk)
-{
-  json_builder_set_member_name (b, "KeySchema");
-  json_builder_begin_array (b);
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "AttributeName");
-  json_builder_add_string_value (b, pk);
-  json_builder_set_member_name (b, "KeyType");
-  json_builder_add_string_value (b, "HASH");
-  json_builder_end_object (b);
-  if (sk != NULL)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "AttributeName");
-      json_builder_add_string_value (b, sk);
-      json_builder_set_member_name (b, "KeyType");
-      json_builder_add_string_value (b, "RANGE");
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-}
-
-static void
-add_definition (JsonBuilder *b,
-                GHashTable  *seen,
-                const char  *name,
-                const char  *type)
-{
-  if (name == NULL || g_hash_table_contains (seen, name))
-    return;
-  g_hash_table_add (seen, (gpointer) name);
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "AttributeName");
-  json_builder_add_string_value (b, name);
-  json_builder_set_member_name (b, "AttributeType");
-  json_builder_add_string_value (b, type ? type : "S");
-  json_builder_end_object (b);
-}
-
-static void
-add_indexes (JsonBuilder          *b,
-             const DynDesignTable *t,
-             gboolean              local)
-{
-  gboolean any = FALSE;
-
-  for (guint i = 0; t->indexes && i < t->indexes->len; i++)
-    any |= ((DynDesignIndex *) t->indexes->pdata[i])->local == local;
-  if (!any)
-    return;
-
-  json_builder_set_member_name (b, local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < t->indexes->len; i++)
-    {
-      DynDesignIndex *ix = t->indexes->pdata[i];
-      const char *projection = ix->projection ? ix->projection : "ALL";
-
-      if (ix->local != local)
-        continue;
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "IndexName");
-      json_builder_add_string_value (b, ix->name);
-      add_key_schema (b, local ? t->partition_key : ix->partition_key, ix->sort_key);
-      json_builder_set_member_name (b, "Projection");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "ProjectionType");
-      json_builder_add_string_value (b, projection);
-      if (strcmp (projection, "INCLUDE") == 0 && ix->non_key_attributes != NULL)
-        {
-          json_builder_set_member_name (b, "NonKeyAttributes");
-          json_builder_begin_array (b);
-          for (guint j = 0; ix->non_key_attributes[j]; j++)
-            json_builder_add_string_value (b, ix->non_key_attributes[j]);
-          json_builder_end_array (b);
-        }
-      json_builder_end_object (b);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-}
-
-static JsonNode *
-create_table_params (const DynDesignTable *t,
-                     const char           *name)
-{
-  g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "TableName");
-  json_builder_add_string_value (b, name);
-  json_builder_set_member_name (b, "AttributeDefinitions");
-  json_builder_begin_array (b);
-  add_definition (b, seen, t->partition_key, t->partition_type);
-  add_definition (b, seen, t->sort_key, t->sort_type);
-  for (guint i = 0; t->indexes && i < t->indexes->len; i++)
-    {
-      DynDesignIndex *ix = t->indexes->pdata[i];
-
-      if (!ix->local)
-        add_definition (b, seen, ix->partition_key, ix->partition_type);
-      add_definition (b, seen, ix->sort_key, ix->sort_type);
-    }
-  json_builder_end_array (b);
-  add_key_schema (b, t->partition_key, t->sort_key);
-  add_indexes (b, t, FALSE);
-  add_indexes (b, t, TRUE);
-  /* A scratch table costs nothing while idle. */
-  json_builder_set_member_name (b, "BillingMode");
-  json_builder_add_string_value (b, "PAY_PER_REQUEST");
-  json_builder_end_object (b);
-  return json_builder_get_root (b);
-}
-
 static JsonNode *
 table_name_params (const char *table)
 {
@@ -443,6 +326,22 @@ table_name_params (const char *table)
 
 /* ------------------------------------------------------------------------ */
 /* Steps */
+
+/* The plan's table under the scratch table's name, on demand: a scratch
+ * table costs nothing while idle. */
+static JsonNode *
+create_table_params (const DynDesignTable *t,
+                     const char           *name,
+                     GError              **error)
+{
+  g_autoptr(DynDesignTable) scratch = dyn_design_table_copy (t);
+
+  g_free (scratch->name);
+  scratch->name = g_strdup (name);
+  g_free (scratch->billing_mode);
+  scratch->billing_mode = g_strdup ("PAY_PER_REQUEST");
+  return _dyn_design_create_table_export (scratch, error);
+}
 
 static void
 create_cb (GObject      *source,
@@ -1323,7 +1222,13 @@ step (GTask *task,
 
     case STEP_CREATE:
       {
-        g_autoptr(JsonNode) params = create_table_params (dyn_design_plan_get_table (d->plan), d->table);
+        g_autoptr(JsonNode) params = create_table_params (dyn_design_plan_get_table (d->plan), d->table, &d->error);
+
+        if (params == NULL)
+          {
+            step (task, STEP_CLEANUP);
+            break;
+          }
 
         progress (d, _("Creating the scratch table “%s” …"), d->table);
         d->create_sent = TRUE;

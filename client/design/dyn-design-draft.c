@@ -10,6 +10,7 @@
 
 #include "dyn-design.h"
 #include "dyn-design-draft-private.h"
+#include "dyn-design-private.h"
 
 /*
  * The draft: from entities, relationships and access patterns to a key plan.
@@ -1989,129 +1990,6 @@ dyn_design_plan_classify (const DynDesignPlan *self,
 /* JSON */
 
 static void
-add_key_schema (JsonBuilder *b,
-                const char  *pk,
-                const char  *sk)
-{
-  json_builder_set_member_name (b, "KeySchema");
-  json_builder_begin_array (b);
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "AttributeName");
-  json_builder_add_string_value (b, pk);
-  json_builder_set_member_name (b, "KeyType");
-  json_builder_add_string_value (b, "HASH");
-  json_builder_end_object (b);
-  if (sk != NULL)
-    {
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "AttributeName");
-      json_builder_add_string_value (b, sk);
-      json_builder_set_member_name (b, "KeyType");
-      json_builder_add_string_value (b, "RANGE");
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-}
-
-static void
-add_throughput (JsonBuilder          *b,
-                const DynDesignTable *t)
-{
-  if (g_strcmp0 (t->billing_mode, "PROVISIONED") != 0)
-    return;
-  json_builder_set_member_name (b, "ProvisionedThroughput");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "ReadCapacityUnits");
-  json_builder_add_int_value (b, MAX (t->read_capacity, 1));
-  json_builder_set_member_name (b, "WriteCapacityUnits");
-  json_builder_add_int_value (b, MAX (t->write_capacity, 1));
-  json_builder_end_object (b);
-}
-
-static void
-add_definition (JsonBuilder *b,
-                GHashTable  *seen,
-                const char  *name,
-                const char  *type)
-{
-  if (name == NULL || g_hash_table_contains (seen, name))
-    return;
-  g_hash_table_add (seen, (gpointer) name);
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "AttributeName");
-  json_builder_add_string_value (b, name);
-  json_builder_set_member_name (b, "AttributeType");
-  json_builder_add_string_value (b, type ? type : "S");
-  json_builder_end_object (b);
-}
-
-/* The create-table input of the plan's table. */
-static void
-add_create_table (JsonBuilder          *b,
-                  const DynDesignTable *t)
-{
-  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  gboolean any[2] = { FALSE, FALSE };
-
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "TableName");
-  json_builder_add_string_value (b, t->name);
-  json_builder_set_member_name (b, "AttributeDefinitions");
-  json_builder_begin_array (b);
-  add_definition (b, seen, t->partition_key, t->partition_type);
-  add_definition (b, seen, t->sort_key, t->sort_type);
-  for (guint i = 0; i < t->indexes->len; i++)
-    {
-      DynDesignIndex *index = t->indexes->pdata[i];
-
-      add_definition (b, seen, index->partition_key, index->partition_type);
-      add_definition (b, seen, index->sort_key, index->sort_type);
-      any[index->local ? 1 : 0] = TRUE;
-    }
-  json_builder_end_array (b);
-  add_key_schema (b, t->partition_key, t->sort_key);
-  json_builder_set_member_name (b, "BillingMode");
-  json_builder_add_string_value (b, t->billing_mode ? t->billing_mode : "PAY_PER_REQUEST");
-  add_throughput (b, t);
-  for (guint local = 0; local < 2; local++)
-    {
-      if (!any[local])
-        continue;
-      json_builder_set_member_name (b, local ? "LocalSecondaryIndexes" : "GlobalSecondaryIndexes");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < t->indexes->len; i++)
-        {
-          DynDesignIndex *index = t->indexes->pdata[i];
-
-          if ((guint) index->local != local)
-            continue;
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "IndexName");
-          json_builder_add_string_value (b, index->name);
-          add_key_schema (b, index->partition_key, index->sort_key);
-          json_builder_set_member_name (b, "Projection");
-          json_builder_begin_object (b);
-          json_builder_set_member_name (b, "ProjectionType");
-          json_builder_add_string_value (b, index->projection ? index->projection : "ALL");
-          if (g_strcmp0 (index->projection, "INCLUDE") == 0 && index->non_key_attributes != NULL)
-            {
-              json_builder_set_member_name (b, "NonKeyAttributes");
-              json_builder_begin_array (b);
-              for (guint k = 0; index->non_key_attributes[k]; k++)
-                json_builder_add_string_value (b, index->non_key_attributes[k]);
-              json_builder_end_array (b);
-            }
-          json_builder_end_object (b);
-          if (!local)
-            add_throughput (b, t);
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
-    }
-  json_builder_end_object (b);
-}
-
-static void
 add_string_or_null (JsonBuilder *b,
                     const char  *name,
                     const char  *value)
@@ -2133,7 +2011,16 @@ dyn_design_plan_to_json (const DynDesignPlan *self,
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "table");
-  add_create_table (b, self->table);
+  {
+    /* The create-table input, as `design export --format create-table`. */
+    g_autoptr(GError) error = NULL;
+    JsonNode *table = _dyn_design_create_table_export (self->table, &error);
+
+    if (table != NULL)
+      json_builder_add_value (b, table);
+    else
+      json_builder_add_null_value (b);
+  }
 
   json_builder_set_member_name (b, "placements");
   json_builder_begin_array (b);
