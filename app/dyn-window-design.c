@@ -13,6 +13,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "dyn-design-view.h"
 #include "dyn-window-private.h"
@@ -28,6 +29,7 @@ struct _DynWindowDesign
   char                 *kept_table;    /* the last check's scratch table */
   DynClient            *kept_client;   /* whose it is */
   GtkFileChooserNative *chooser;
+  int                   export_format; /* the chooser's: a DynDesignFormat to export, -1 open or save */
 };
 
 static void
@@ -39,6 +41,7 @@ update_design_actions (DynWindow *self)
   const DynDesignCheckReport *report = dyn_design_view_get_report (d->view);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.design-save", model);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.design-export", model && dyn_design_view_get_plan (d->view) != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.design-check", model && !running && self->client != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.design-cancel-check", running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.design-new", !running);
@@ -177,6 +180,49 @@ dyn_window_save_design_file (DynWindow  *self,
   return TRUE;
 }
 
+gboolean
+dyn_window_export_design_file (DynWindow      *self,
+                               GFile          *file,
+                               DynDesignFormat format,
+                               GError        **error)
+{
+  DynWindowDesign *d;
+  DynDesignModel *model;
+  const DynDesignPlan *plan;
+  g_autoptr(JsonNode) json = NULL;
+  g_autoptr(JsonGenerator) gen = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (DYN_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  d = self->design;
+  model = dyn_design_view_get_model (d->view);
+  plan = dyn_design_view_get_plan (d->view);
+  if (model == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("No design is open"));
+      return FALSE;
+    }
+  if (plan == NULL)
+    {
+      const GError *draft = dyn_design_view_get_draft_error (d->view);
+
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("The model has no plan to export: %s"),
+                   draft ? draft->message : "");
+      return FALSE;
+    }
+  json = dyn_design_export (model, plan, format, error);
+  if (json == NULL)
+    return FALSE;
+  gen = json_generator_new ();
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_root (gen, json);
+  text = json_generator_to_data (gen, NULL);
+  return g_file_replace_contents (file, text, strlen (text), NULL, FALSE, G_FILE_CREATE_NONE,
+                                  NULL, NULL, error);
+}
+
 static void
 chooser_response_cb (GtkNativeDialog *chooser,
                      int              response,
@@ -188,12 +234,27 @@ chooser_response_cb (GtkNativeDialog *chooser,
 
   if (self->design == NULL)
     return;
+  int export_format = self->design->export_format;
+
   if (response == GTK_RESPONSE_ACCEPT)
     file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
   g_clear_object (&self->design->chooser);
+  self->design->export_format = -1;
   if (file == NULL)
     return;
-  if (save)
+  if (save && export_format >= 0)
+    {
+      if (dyn_window_export_design_file (self, file, export_format, &error))
+        {
+          g_autofree char *name = g_file_get_basename (file);
+          g_autofree char *text = g_strdup_printf (_("Exported %s"), name);
+
+          _dyn_window_show_message (self, text);
+        }
+      else
+        _dyn_window_show_error (self, _("Exporting the model"), error);
+    }
+  else if (save)
     {
       if (dyn_window_save_design_file (self, file, &error))
         {
@@ -234,7 +295,10 @@ run_chooser (DynWindow           *self,
   if (save)
     {
       DynDesignModel *model = dyn_design_view_get_model (d->view);
-      g_autofree char *name = g_strdup_printf ("%s.json", model && model->name ? model->name : "design");
+      const char *suffix = d->export_format == DYN_DESIGN_FORMAT_WORKBENCH ? "-workbench" :
+                           d->export_format == DYN_DESIGN_FORMAT_CLOUDFORMATION ? "-cloudformation" :
+                           d->export_format == DYN_DESIGN_FORMAT_CREATE_TABLE ? "-create-table" : "";
+      g_autofree char *name = g_strdup_printf ("%s%s.json", model && model->name ? model->name : "design", suffix);
 
       gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (d->chooser), name);
     }
@@ -278,6 +342,25 @@ design_save_action (GtkWidget  *widget,
     }
   else
     _dyn_window_show_error (self, _("Saving the model file"), error);
+}
+
+/* Save As (a Dynoscope model file) or Export (NoSQL Workbench,
+ * CloudFormation, create-table), each to a file the user chooses. */
+static void
+design_export_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  DynWindow *self = DYN_WINDOW (widget);
+  DynWindowDesign *d = self->design;
+  DynDesignFormat format;
+
+  if (dyn_design_view_get_model (d->view) == NULL || d->chooser != NULL)
+    return;
+  if (!dyn_design_format_from_string (g_variant_get_string (parameter, NULL), &format))
+    return;
+  d->export_format = format == DYN_DESIGN_FORMAT_DYNOSCOPE ? -1 : (int) format;
+  run_chooser (self, GTK_FILE_CHOOSER_ACTION_SAVE);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -495,6 +578,7 @@ _dyn_window_class_design_init (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.design-open", NULL, design_open_action);
   gtk_widget_class_install_action (widget_class, "win.design-save", NULL, design_save_action);
+  gtk_widget_class_install_action (widget_class, "win.design-export", "s", design_export_action);
   gtk_widget_class_install_action (widget_class, "win.design-new", "s", design_new_action);
   gtk_widget_class_install_action (widget_class, "win.design-check", NULL, design_check_action);
   gtk_widget_class_install_action (widget_class, "win.design-cancel-check", NULL, design_cancel_check_action);
@@ -509,6 +593,7 @@ _dyn_window_design_init (DynWindow *self)
   GtkStackPage *page;
 
   self->design = d;
+  d->export_format = -1;
   d->view = DYN_DESIGN_VIEW (dyn_design_view_new ());
   page = gtk_stack_add_titled (self->view_stack, GTK_WIDGET (d->view), "design", _("Design"));
   gtk_stack_page_set_icon_name (page, "applications-engineering-symbolic");

@@ -109,5 +109,12 @@ gboolean              dyn_window_open_design_file   (DynWindow *self,
 gboolean              dyn_window_save_design_file   (DynWindow *self,
                                                      GFile     *file,
                                                      GError   **error);
+/* The model exported (dyn_design_export(): NoSQL Workbench, CloudFormation
+ * or the create-table input) through its current plan: what win.design-export
+ * does after its file dialog. The model file itself is not changed. */
+gboolean              dyn_window_export_design_file (DynWindow      *self,
+                                                     GFile          *file,
+                                                     DynDesignFormat format,
+                                                     GError        **error);
 
 G_END_DECLS

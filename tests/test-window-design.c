@@ -1017,6 +1017,53 @@ test_view_new_destroy (void)
   g_assert_finalize_object (view);
 }
 
+/* Save As's other formats: the plan exported for NoSQL Workbench,
+ * CloudFormation and create-table, each file read back as the same table
+ * (keys and GSI1); the model file itself is left as it was. */
+static void
+test_export (Fixture       *fixture,
+             gconstpointer  data)
+{
+  static const struct {
+    DynDesignFormat format;
+    const char     *file;
+  } formats[] = {
+    { DYN_DESIGN_FORMAT_WORKBENCH, "workbench.json" },
+    { DYN_DESIGN_FORMAT_CLOUDFORMATION, "cloudformation.json" },
+    { DYN_DESIGN_FORMAT_CREATE_TABLE, "create-table.json" },
+  };
+  g_autofree char *dir = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (fixture->window == NULL)
+    return;
+  open_model (fixture, "workspaces.json");
+  dir = g_dir_make_tmp ("design-export-XXXXXX", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autofree char *path = g_build_filename (dir, formats[i].file, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(DynDesignModel) back = NULL;
+
+      g_assert_true (dyn_window_export_design_file (fixture->window, file, formats[i].format, &error));
+      g_assert_no_error (error);
+      back = dyn_design_model_load_file (path, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (back->source_format, ==, formats[i].format);
+      g_assert_cmpstr (back->table->partition_key, ==, "EntityRef");
+      g_assert_cmpstr (back->table->sort_key, ==, "Detail");
+      g_assert_cmpuint (back->table->indexes->len, ==, 1);
+      g_assert_cmpstr (((DynDesignIndex *) back->table->indexes->pdata[0])->name, ==, "GSI1");
+      g_assert_cmpuint (back->patterns->len, >, 0);   /* starter patterns */
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+  /* The model open is still the Dynoscope file's, patterns and all. */
+  g_assert_cmpint (dyn_design_view_get_model (fixture->view)->source_format, ==, DYN_DESIGN_FORMAT_DYNOSCOPE);
+  g_assert_cmpuint (dyn_design_view_get_model (fixture->view)->patterns->len, ==, 4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1045,6 +1092,7 @@ main (int   argc,
   ADD ("open-other-formats", test_open_other_formats);
   ADD ("cancel-check", test_cancel_check);
   ADD ("scan-pattern", test_scan_pattern);
+  ADD ("export", test_export);
 #undef ADD
 
   status = g_test_run ();
