@@ -524,6 +524,24 @@ test_patterns_examples (Fixture       *fixture,
       g_assert_cmpint (dyn_value_compare (a, b), <=, 0);
     }
   screenshot (fixture, "design-examples.png");
+
+  /* Children per parent: the spin button above the collections sets the
+   * model's examplesPerParent; each workspace then has five projects. */
+  {
+    GtkWidget *header = gtk_widget_get_first_child (gtk_widget_get_parent (examples));
+    GtkWidget *spin = gtk_widget_get_last_child (header);
+    guint drafts = dyn_design_view_get_n_drafts (fixture->view);
+
+    g_assert_true (GTK_IS_SPIN_BUTTON (spin));
+    g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 3);
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5);
+    settle ();
+    g_assert_cmpuint (dyn_design_view_get_n_drafts (fixture->view), ==, drafts + 1);
+    g_assert_cmpuint (dyn_design_view_get_model (fixture->view)->examples_per_parent, ==, 5);
+    items = dyn_design_view_get_examples (fixture->view);
+    g_assert_cmpuint (items->len, ==, 3 * (1 + 5));
+    g_assert_cmpuint (count_labels (gtk_widget_get_parent (examples), "PROJ#", TRUE), ==, 15);
+  }
 }
 
 /* The live check on the window's connection, and Open in Table. */

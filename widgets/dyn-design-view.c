@@ -61,6 +61,8 @@ struct _DynDesignView
   GtkBox               *plan_box;
   GtkBox               *patterns_box;
   GtkBox               *examples_box;
+  GtkSpinButton        *per_parent_spin;
+  gboolean              syncing_per_parent;
   GtkBox               *check_box;
   GtkDropDown          *language_dropdown;
   GtkDropDown          *table_dropdown;
@@ -1106,6 +1108,31 @@ edited (DynDesignView *self)
     render_check (self);
 }
 
+/* The examples' children per parent: the model's examplesPerParent, so
+ * that the check writes what the page shows. */
+static void
+per_parent_changed_cb (GtkSpinButton *spin,
+                       DynDesignView *self)
+{
+  guint n = (guint) gtk_spin_button_get_value_as_int (spin);
+
+  if (self->model == NULL || self->syncing_per_parent)
+    return;
+  if ((self->model->examples_per_parent ? self->model->examples_per_parent : 3) == n)
+    return;
+  self->model->examples_per_parent = n;
+  edited (self);
+}
+
+static void
+sync_per_parent (DynDesignView *self)
+{
+  self->syncing_per_parent = TRUE;
+  gtk_spin_button_set_value (self->per_parent_spin,
+                             self->model && self->model->examples_per_parent ? self->model->examples_per_parent : 3);
+  self->syncing_per_parent = FALSE;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The entity list and editor */
 
@@ -1428,6 +1455,7 @@ remove_entity_action (GtkWidget  *widget,
   dyn_design_model_remove_entity (self->model, self->selected);
   g_clear_pointer (&self->selected, g_free);
   fill_entity_list (self);
+  sync_per_parent (self);
   edited (self);
 }
 
@@ -1547,6 +1575,8 @@ dyn_design_view_class_init (DynDesignViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, plan_box);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, patterns_box);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, examples_box);
+  gtk_widget_class_bind_template_child (widget_class, DynDesignView, per_parent_spin);
+  gtk_widget_class_bind_template_callback (widget_class, per_parent_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, check_box);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, language_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DynDesignView, table_dropdown);
@@ -1612,6 +1642,7 @@ dyn_design_view_set_model (DynDesignView  *self,
   self->n_drafts = 0;
   gtk_stack_set_visible_child_name (self->outer_stack, model ? "design" : "empty");
   fill_entity_list (self);
+  sync_per_parent (self);
   redraft (self);
   render_check (self);
   update_actions (self);
