@@ -13,7 +13,9 @@
  * its Dynoscope file loads again and writes the same JSON; its copy writes
  * the same JSON; every export either succeeds or fails with an error; every
  * key template of its entities parses, renders against each item or fails
- * with an error, and a rendered key matches its template.
+ * with an error, and a rendered key matches its template; a model that
+ * validates drafts or says why, and its plan gives examples, JSON and
+ * every export.
  */
 #include "config.h"
 
@@ -109,7 +111,34 @@ LLVMFuzzerTestOneInput (const guint8 *data,
             abort ();
         }
       if (valid)
-        check_templates (model);
+        {
+          /* A model that validates drafts (or says why), and its plan gives
+           * examples, its JSON and every export. */
+          g_autoptr(GError) draft_error = NULL;
+          g_autoptr(DynDesignPlan) plan = dyn_design_draft (model, &draft_error);
+
+          check_templates (model);
+          if ((plan == NULL) == (draft_error == NULL))
+            abort ();
+          if (plan != NULL)
+            {
+              g_autoptr(GPtrArray) examples = dyn_design_examples (model, plan, 2, 1);
+              g_autoptr(JsonNode) plan_json = dyn_design_plan_to_json (plan, examples);
+
+              if (plan_json == NULL)
+                abort ();
+              for (guint i = 0; examples != NULL && i < examples->len; i++)
+                (void) dyn_design_plan_classify (plan, examples->pdata[i]);
+              for (guint f = DYN_DESIGN_FORMAT_WORKBENCH; f <= DYN_DESIGN_FORMAT_CREATE_TABLE; f++)
+                {
+                  g_autoptr(GError) export_error = NULL;
+                  g_autoptr(JsonNode) out = dyn_design_export (model, plan, f, &export_error);
+
+                  if ((out == NULL) == (export_error == NULL))
+                    abort ();
+                }
+            }
+        }
     }
   return 0;
 }
