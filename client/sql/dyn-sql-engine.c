@@ -95,6 +95,7 @@ struct _DynSqlRun
   GPtrArray        *pending;       /* jobs not yet queued */
   GQueue            queue;         /* jobs to start on the caller's context */
   guint             in_flight;
+  guint             deliveries;    /* row batches sent to the caller, not yet handled */
   gboolean          sync_reads;
   gboolean          pass_missed;
   GHashTable       *stats;         /* source name → DynSqlSourceStats* */
@@ -1464,10 +1465,29 @@ deliver_cb (gpointer data)
       dyn_sql_result_add_rows (d->run->result, d->rows);
       g_mutex_unlock (&d->run->lock);
     }
+  g_mutex_lock (&d->run->lock);
+  d->run->deliveries--;
+  g_cond_broadcast (&d->run->cond);
+  g_mutex_unlock (&d->run->lock);
   g_ptr_array_unref (d->rows);
   run_unref (d->run);
   g_free (d);
   return G_SOURCE_REMOVE;
+}
+
+/* Waits until at most @max row batches sent to the caller are unhandled,
+ * or the run is cancelled: the worker never runs more than a few batches
+ * ahead of the caller (memory), and a cancel the caller makes while it
+ * handles the last rows reaches the result (it says "cancelled", not
+ * "done", whatever the worker had read by then). */
+static void
+run_wait_delivered (DynSqlRun *run,
+                    guint      max)
+{
+  g_mutex_lock (&run->lock);
+  while (run->deliveries > max && !g_cancellable_is_cancelled (run->cancellable))
+    g_cond_wait (&run->cond, &run->lock);
+  g_mutex_unlock (&run->lock);
 }
 
 static void
@@ -1493,7 +1513,11 @@ flush_rows (DynSqlRun *run,
     d->run = run_ref (run);
     d->rows = g_steal_pointer (&run->batch_rows);
     run->batch_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_sql_row_free);
+    g_mutex_lock (&run->lock);
+    run->deliveries++;
+    g_mutex_unlock (&run->lock);
     g_main_context_invoke (run->caller, deliver_cb, d);
+    run_wait_delivered (run, 4);
   }
 }
 
@@ -1684,6 +1708,7 @@ execute (DynSqlRun     *run,
   run_flush (run);
   run_wait_idle (run);
   flush_rows (run, TRUE);
+  run_wait_delivered (run, 0);
   g_free (map.numeric);
   g_mutex_lock (&run->lock);
   dyn_sql_result_set_stats (run->result, run->stats_order, g_cancellable_is_cancelled (run->cancellable));
