@@ -149,6 +149,33 @@ parse_design_args (DesignOptions *o,
 /* Each subcommand: TRUE and exit status 0, or FALSE with @error (status 1);
  * `check` sets *status to 3 when the check ran and a pattern failed. */
 
+/* The async calls' results: stored by the callback, waited for. */
+static void
+store_result_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_for (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return *slot;
+}
+
+/* Every subcommand's JSON on stdout the same way: indented, one newline. */
+static void
+print_json (JsonNode *node)
+{
+  g_autofree char *text = json_to_string (node, TRUE);
+
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+}
+
 static gboolean
 design_draft (DesignOptions *o,
               int           *status,
@@ -158,8 +185,6 @@ design_draft (DesignOptions *o,
   g_autoptr(DynDesignPlan) plan = NULL;
   g_autoptr(GPtrArray) examples = NULL;
   g_autoptr(JsonNode) json = NULL;
-  g_autoptr(JsonGenerator) gen = NULL;
-  g_autofree char *text = NULL;
 
   if (o->args->len != 1)
     {
@@ -175,12 +200,7 @@ design_draft (DesignOptions *o,
     return FALSE;
   examples = dyn_design_examples (model, plan, o->per_parent, o->seed);
   json = dyn_design_plan_to_json (plan, examples);
-  gen = json_generator_new ();
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_root (gen, json);
-  text = json_generator_to_data (gen, NULL);
-  fputs (text, stdout);
-  fputc ('\n', stdout);
+  print_json (json);
   return TRUE;
 }
 
@@ -190,14 +210,6 @@ check_progress_cb (const char *message,
 {
   /* On stderr: stdout holds the results (or the JSON report). */
   fprintf (stderr, "%s\n", message);
-}
-
-static void
-check_done_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
 /* Not translated: one line per pattern, findings and a cost line in a
@@ -275,34 +287,21 @@ design_check (DesignOptions *o,
   options.sample_items = o->sample;
   options.seed = o->seed;
   dyn_design_check_async (client, model, &options, check_progress_cb, NULL, NULL,
-                          check_done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  report = dyn_design_check_finish (client, result, error);
+                          store_result_cb, &result);
+  report = dyn_design_check_finish (client, wait_for (&result), error);
   if (report == NULL)
     return FALSE;
 
   if (o->json)
     {
       g_autoptr(JsonNode) node = dyn_design_check_report_to_json (report);
-      g_autofree char *text = json_to_string (node, TRUE);
 
-      printf ("%s\n", text);
+      print_json (node);
     }
   else
     print_check_report (report, o->keep_table);
   *status = report->passed ? 0 : 3;
   return TRUE;
-}
-
-static void
-design_infer_done_cb (GObject      *source,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
 }
 
 /* design infer TABLE [--sample N]: DescribeTable and a Scan sample, the
@@ -317,7 +316,6 @@ design_infer (DesignOptions *o,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(DynDesignModel) model = NULL;
   g_autoptr(JsonNode) json = NULL;
-  g_autofree char *text = NULL;
 
   if (o->args->len != 1)
     {
@@ -328,18 +326,14 @@ design_infer (DesignOptions *o,
   client = dyn_connect (o->profile, o->region, o->endpoint, o->insecure, error);
   if (client == NULL)
     return FALSE;
-  dyn_design_infer_async (client, o->args->pdata[0], o->sample, NULL, design_infer_done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  model = dyn_design_infer_finish (client, result, error);
+  dyn_design_infer_async (client, o->args->pdata[0], o->sample, NULL, store_result_cb, &result);
+  model = dyn_design_infer_finish (client, wait_for (&result), error);
   if (model == NULL)
     return FALSE;
   if (model->description != NULL)
     fprintf (stderr, "%s\n", model->description);
   json = dyn_design_model_to_json (model);
-  text = json_to_string (json, TRUE);
-  fputs (text, stdout);
-  fputc ('\n', stdout);
+  print_json (json);
   return TRUE;
 }
 
@@ -351,8 +345,6 @@ design_export (DesignOptions *o,
   g_autoptr(DynDesignModel) model = NULL;
   g_autoptr(DynDesignPlan) plan = NULL;
   g_autoptr(JsonNode) out = NULL;
-  g_autoptr(JsonGenerator) gen = NULL;
-  g_autofree char *text = NULL;
   DynDesignFormat format;
 
   if (o->args->len != 1)
@@ -381,13 +373,7 @@ design_export (DesignOptions *o,
   out = dyn_design_export (model, plan, format, error);
   if (out == NULL)
     return FALSE;
-  gen = json_generator_new ();
-  json_generator_set_root (gen, out);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, NULL);
-  fputs (text, stdout);
-  fputc ('\n', stdout);
+  print_json (out);
   return TRUE;
 }
 
