@@ -1431,11 +1431,7 @@ dyn_design_check_report_to_json (const DynDesignCheckReport *self)
       json_builder_add_string_value (b, r->pattern);
       json_builder_set_member_name (b, "operation");
       json_builder_add_string_value (b, dyn_operation_get_name (r->operation));
-      json_builder_set_member_name (b, "index");
-      if (r->index)
-        json_builder_add_string_value (b, r->index);
-      else
-        json_builder_add_null_value (b);
+      _dyn_design_add_string_or_null (b, "index", r->index);
       json_builder_set_member_name (b, "requests");
       json_builder_add_int_value (b, r->requests);
       json_builder_set_member_name (b, "pages");
@@ -1448,36 +1444,12 @@ dyn_design_check_report_to_json (const DynDesignCheckReport *self)
       json_builder_add_boolean_value (b, r->only_entity);
       json_builder_set_member_name (b, "passed");
       json_builder_add_boolean_value (b, r->passed);
-      json_builder_set_member_name (b, "problem");
-      if (r->problem)
-        json_builder_add_string_value (b, r->problem);
-      else
-        json_builder_add_null_value (b);
+      _dyn_design_add_string_or_null (b, "problem", r->problem);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
 
-  json_builder_set_member_name (b, "findings");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < self->findings->len; i++)
-    {
-      DynDesignDecision *f = self->findings->pdata[i];
-
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "subject");
-      json_builder_add_string_value (b, f->subject);
-      json_builder_set_member_name (b, "pattern");
-      if (f->pattern)
-        json_builder_add_string_value (b, f->pattern);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "text");
-      json_builder_add_string_value (b, f->text);
-      json_builder_set_member_name (b, "warning");
-      json_builder_add_boolean_value (b, f->warning);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  _dyn_design_add_decisions (b, "findings", self->findings);
 
   json_builder_set_member_name (b, "itemsWritten");
   json_builder_add_int_value (b, self->items_written);

@@ -1989,16 +1989,38 @@ dyn_design_plan_classify (const DynDesignPlan *self,
 /* ------------------------------------------------------------------------ */
 /* JSON */
 
-static void
-add_string_or_null (JsonBuilder *b,
-                    const char  *name,
-                    const char  *value)
+void
+_dyn_design_add_string_or_null (JsonBuilder *b,
+                                const char  *name,
+                                const char  *value)
 {
   json_builder_set_member_name (b, name);
   if (value != NULL)
     json_builder_add_string_value (b, value);
   else
     json_builder_add_null_value (b);
+}
+
+void
+_dyn_design_add_decisions (JsonBuilder *b,
+                           const char  *name,
+                           GPtrArray   *decisions)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < decisions->len; i++)
+    {
+      DynDesignDecision *d = decisions->pdata[i];
+
+      json_builder_begin_object (b);
+      _dyn_design_add_string_or_null (b, "subject", d->subject);
+      _dyn_design_add_string_or_null (b, "pattern", d->pattern);
+      _dyn_design_add_string_or_null (b, "text", d->text);
+      json_builder_set_member_name (b, "warning");
+      json_builder_add_boolean_value (b, d->warning);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
 }
 
 JsonNode *
@@ -2047,21 +2069,7 @@ dyn_design_plan_to_json (const DynDesignPlan *self,
     }
   json_builder_end_array (b);
 
-  json_builder_set_member_name (b, "decisions");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < self->decisions->len; i++)
-    {
-      DynDesignDecision *d = self->decisions->pdata[i];
-
-      json_builder_begin_object (b);
-      add_string_or_null (b, "subject", d->subject);
-      add_string_or_null (b, "pattern", d->pattern);
-      add_string_or_null (b, "text", d->text);
-      json_builder_set_member_name (b, "warning");
-      json_builder_add_boolean_value (b, d->warning);
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
+  _dyn_design_add_decisions (b, "decisions", self->decisions);
 
   json_builder_set_member_name (b, "patterns");
   json_builder_begin_array (b);
@@ -2070,9 +2078,9 @@ dyn_design_plan_to_json (const DynDesignPlan *self,
       DynDesignRequest *r = self->requests->pdata[i];
 
       json_builder_begin_object (b);
-      add_string_or_null (b, "name", r->pattern);
-      add_string_or_null (b, "operation", dyn_operation_get_name (r->operation));
-      add_string_or_null (b, "index", r->index);
+      _dyn_design_add_string_or_null (b, "name", r->pattern);
+      _dyn_design_add_string_or_null (b, "operation", dyn_operation_get_name (r->operation));
+      _dyn_design_add_string_or_null (b, "index", r->index);
       json_builder_set_member_name (b, "request");
       if (r->request != NULL && dyn_read_request_is_valid (r->request))
         json_builder_add_value (b, dyn_read_request_dup_body (r->request));
@@ -2094,9 +2102,9 @@ dyn_design_plan_to_json (const DynDesignPlan *self,
       json_builder_set_member_name (b, "shards");
       json_builder_add_int_value (b, r->shards);
       if (r->reason == NULL && r->request != NULL && !dyn_read_request_is_valid (r->request))
-        add_string_or_null (b, "reason", dyn_read_request_get_error (r->request)->message);
+        _dyn_design_add_string_or_null (b, "reason", dyn_read_request_get_error (r->request)->message);
       else
-        add_string_or_null (b, "reason", r->reason);
+        _dyn_design_add_string_or_null (b, "reason", r->reason);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -61,6 +61,11 @@ JsonNode       *_dyn_design_cloudformation_export (const DynDesignModel *model, 
                                                    GError **error);
 JsonNode       *_dyn_design_create_table_export   (const DynDesignTable *table, GError **error);
 
+/* JSON shared by the plan and the check report (dyn-design-draft.c):
+ * a string member or null, and an array of decisions (findings). */
+void            _dyn_design_add_string_or_null (JsonBuilder *b, const char *name, const char *value);
+void            _dyn_design_add_decisions      (JsonBuilder *b, const char *name, GPtrArray *decisions);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynDesignIndex, dyn_design_index_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynDesignAttribute, dyn_design_attribute_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynDesignRelationship, dyn_design_relationship_free)
