@@ -10,6 +10,7 @@
 
 #include "dyn-cli-apply.h"
 #include "dyn-cli-design.h"
+#include "dyn-cli-transfer.h"
 #include "dyn-connect.h"
 #include "dyn-expression-json.h"
 #include "dyn-client.h"
@@ -1240,6 +1241,17 @@ main (int    argc,
               strcmp (argv[i], "--help") != 0)
             i++;
           continue;
+        }
+      if (dyn_cli_transfer_handles (argv[i]))
+        {
+          /* The data and table commands parse their own options (dyn-cli-transfer.c). */
+          g_autoptr(GPtrArray) transfer_argv = g_ptr_array_new ();
+          g_ptr_array_add (transfer_argv, argv[i]);
+          for (int j = 1; j < argc; j++)
+            if (j != i)
+              g_ptr_array_add (transfer_argv, argv[j]);
+          g_ptr_array_add (transfer_argv, NULL);
+          return dyn_cli_transfer (transfer_argv->len - 1, (char **) transfer_argv->pdata);
         }
       if (strcmp (argv[i], "design") == 0)
         {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The layers hold: app/ -> widgets/ -> client/, and inside client/
-sql/, partiql/, design/ -> table/ -> expr/ -> aws/ -> values/ -> dyn-error. No file includes a file of a
+sql/, partiql/, design/, admin/, transfer/ -> table/ -> expr/ -> aws/ -> values/ -> dyn-error. No file includes a file of a
 layer above its own, client/ includes no GTK, and no two units (a .c with its
 .h and -private.h) include each other, directly or around a circle."""
 
@@ -21,6 +21,8 @@ RANK = {
     'client/sql': 5,
     'client/partiql': 5,
     'client/design': 5,
+    'client/admin': 5,
+    'client/transfer': 5,
     'widgets': 6,
     'app': 7,
 }
