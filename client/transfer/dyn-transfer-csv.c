@@ -132,7 +132,8 @@ append_cell (GString    *out,
              const char *text,
              gsize       len)
 {
-  gboolean quote = len == 0;
+  /* empty; or a byte order mark that a reader would take away */
+  gboolean quote = len == 0 || (len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0);
 
   if (len > 0 && (text[0] == ' ' || text[0] == '\t' || text[len - 1] == ' ' || text[len - 1] == '\t'))
     quote = TRUE;
