@@ -256,6 +256,7 @@ static const struct {
   { "count", dyn_cli_count },
   { "import", dyn_cli_import },
   { "truncate", dyn_cli_truncate },
+  { "create-table", dyn_cli_create_table },
   { "update-table", dyn_cli_update_table },
 };
 
