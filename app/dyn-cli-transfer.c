@@ -290,8 +290,10 @@ dyn_cli_transfer (int    argc,
       return 2;
     }
 
-  client = dyn_connect (o.profile, o.region, o.endpoint, o.insecure, &error);
-  if (client != NULL)
+  /* create-table --dry-run only prints the request: no connection needed. */
+  if (strcmp (argv[0], "create-table") == 0 && o.dry_run)
+    ok = dyn_cli_create_table (&o, NULL, &status, &error);
+  else if ((client = dyn_connect (o.profile, o.region, o.endpoint, o.insecure, &error)) != NULL)
     {
       for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
         if (strcmp (commands[i].command, argv[0]) == 0)

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "dyn-error.h"
 #include "dyn-table-admin-private.h"
 #include "dyn-test-util.h"
@@ -1253,6 +1255,69 @@ test_cli_create_update (DynTestFixture *fx,
   }
 }
 
+/* What --dry-run prints is what `aws dynamodb create-table --cli-input-json`
+ * takes: the AWS CLI creates the table from it on DynamoDB Local. */
+static void
+test_cli_aws_input (DynTestFixture *fx,
+                    gconstpointer   data)
+{
+  g_auto(Run) dry = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *aws = g_find_program_in_path ("aws");
+  g_autofree char *dir = NULL, *path = NULL, *input = NULL, *out = NULL, *err = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(DynTableInfo) info = NULL;
+  const DynIndexStatus *index;
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+  if (aws == NULL)
+    {
+      g_test_skip ("the AWS CLI is not installed");
+      return;
+    }
+
+  CLI (&dry, NULL, "create-table", fx->table, "--pk", "year:N", "--sk", "title:S",
+       "--gsi", "ByStudio:studio:S+country:S:released:N:KEYS_ONLY", "--gsi", "ByGenre:genre:S:INCLUDE=plot",
+       "--lsi", "ByRating:rating:N:INCLUDE=plot,cast", "--billing", "provisioned:2:1",
+       "--table-class", "STANDARD_INFREQUENT_ACCESS", "--dry-run");
+  g_assert_cmpint (dry.status, ==, 0);
+  dir = g_dir_make_tmp ("dyn-admin-aws-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "create-table.json", NULL);
+  g_assert_true (g_file_set_contents (path, dry.out, -1, &error));
+  input = g_strconcat ("file://", path, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "HOME", dir, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
+  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_DEFAULT_REGION", DYN_TEST_REGION, TRUE);
+  proc = g_subprocess_launcher_spawn (launcher, &error, aws, "--endpoint-url",
+                                      dyn_test_server_get_endpoint (fx->server), "dynamodb", "create-table",
+                                      "--cli-input-json", input, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("aws: %s%s", out, err);
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  fx->created = TRUE;
+  g_assert_true (dyn_test_wait_table_active (fx->client, fx->table, &error));
+
+  info = load_info (fx->client, fx->table);
+  g_assert_cmpint (info->billing, ==, DYN_BILLING_PROVISIONED);
+  g_assert_cmpint (info->read_units, ==, 2);
+  index = status_of (info, "ByStudio");
+  g_assert_cmpuint (dyn_key_schema_get_n_partition_keys (&index->keys), ==, 2);
+  g_assert_cmpint (index->projection, ==, DYN_PROJECTION_KEYS_ONLY);
+  index = status_of (info, "ByRating");
+  g_assert_cmpint (index->kind, ==, DYN_INDEX_LOCAL);
+  g_assert_cmpstrv (index->non_key_attributes, ((const char *[]) { "plot", "cast", NULL }));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1285,6 +1350,7 @@ main (int    argc,
   ADD ("delete/protection", test_deletion_protection);
   ADD ("cli/dry-run", test_cli_dry_run);
   ADD ("cli/create-update", test_cli_create_update);
+  ADD ("cli/aws-cli-input", test_cli_aws_input);
 
 #undef ADD
 
