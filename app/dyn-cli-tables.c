@@ -10,6 +10,7 @@
 
 #include "dyn-cli-transfer.h"
 #include "dyn-error.h"
+#include "dyn-json.h"
 #include "dyn-table-admin.h"
 
 /* dynoscope-cli create-table TABLE --pk NAME:TYPE [--sk NAME:TYPE] [--gsi …]… [--lsi …]…
@@ -251,7 +252,18 @@ dyn_cli_update_table (DynTransferOptions  *o,
     {
       g_autoptr(GAsyncResult) result = NULL;
       WaitProgress progress = { o, index, NULL };
+      JsonObject *described = dyn_json_object_get_object (json_node_get_object (response->root),
+                                                          "TableDescription");
       gboolean ok;
+
+      /* The state UpdateTable answered with (CREATING, DELETING), then each change. */
+      if (described != NULL)
+        {
+          g_autoptr(DynTableInfo) now = dyn_table_info_new_from_json (described, NULL, NULL);
+
+          if (now != NULL)
+            index_progress_cb (now, &progress);
+        }
 
       dyn_table_wait_async (client, table, DYN_TABLE_WAIT_ACTIVE, 250, index_progress_cb, &progress, NULL,
                             dyn_cli_store_result_cb, &result);

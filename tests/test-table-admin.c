@@ -718,6 +718,21 @@ record_progress_cb (const DynTableInfo *info,
     g_ptr_array_add (seen->seen, g_steal_pointer (&state));
 }
 
+static gboolean
+info_ready (const DynTableInfo *info)
+{
+  if (!g_str_equal (info->status, "ACTIVE"))
+    return FALSE;
+  for (guint i = 0; i < info->indexes->len; i++)
+    {
+      const DynIndexStatus *index = info->indexes->pdata[i];
+
+      if (!g_str_equal (index->status, "ACTIVE") || index->backfilling)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 wait_active (DynTestFixture *fx,
              Seen           *seen)
@@ -795,13 +810,26 @@ test_gsi_add_delete (DynTestFixture *fx,
   g_assert_cmpstr (text, ==, expected);
   response = dyn_test_call (fx->client, "UpdateTable", text, &error);
   g_assert_no_error (error);
+  /* UpdateTable answers with the new index CREATING. */
+  {
+    g_autoptr(DynTableInfo) answered =
+      dyn_table_info_new_from_json (json_object_get_object_member (json_node_get_object (response->root),
+                                                                   "TableDescription"), NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (status_of (answered, "ByCategory")->status, ==, "CREATING");
+    g_assert_false (info_ready (answered));
+  }
   wait_active (fx, &seen);
+  /* Each state the wait saw (DynamoDB Local: CREATING, CREATING with
+   * Backfilling, then ACTIVE, as fast as it backfills). */
   for (guint i = 0; i < seen_states->len; i++)
     g_test_message ("ByCategory: %s", (char *) seen_states->pdata[i]);
   /* What the wait saw last: the index ACTIVE, not backfilling. */
   g_assert_cmpstr (g_ptr_array_index (seen_states, seen_states->len - 1), ==, "ACTIVE");
 
   after = load_info (fx->client, fx->table);
+  g_assert_true (info_ready (after));
   status = status_of (after, "ByCategory");
   g_assert_nonnull (status);
   g_assert_cmpint (status->projection, ==, DYN_PROJECTION_INCLUDE);
