@@ -124,6 +124,7 @@ struct _DynImportJob
 
   /* verify */
   DynImportVerify       verify;
+  DynTransferProgress   run_progress;     /* the run's, kept while verifying */
   GHashTable           *last_line;        /* digest → record + 1 */
   guint64               record;
   GPtrArray            *chunk_items;
@@ -164,7 +165,7 @@ add_problem (DynImportJob          *self,
   p->kind = kind;
   p->position = *position;
   p->where = self->reader != NULL ? dyn_item_reader_describe_position (self->reader, position)
-                                  : g_strdup_printf (_("line %" G_GUINT64_FORMAT), position->line);
+                                  : g_strdup_printf ("%" G_GUINT64_FORMAT, position->line);
   /* The reader's errors name the place already: keep the reason. */
   if (g_str_has_prefix (message, p->where) && strncmp (message + strlen (p->where), ": ", 2) == 0)
     message += strlen (p->where) + 2;
@@ -1380,11 +1381,19 @@ return_verify (DynImportJob *self,
                GError       *error)
 {
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
+  double read_units;
+  guint requests;
 
   stop_timers (self);
   self->phase = PHASE_IDLE;
   self->progress.finished = TRUE;
   emit_progress (self);
+  /* The run's progress again, with what the verify read. */
+  read_units = self->progress.read_units;
+  requests = self->progress.requests;
+  self->progress = self->run_progress;
+  self->progress.read_units += read_units;
+  self->progress.requests += requests;
   g_clear_pointer (&self->reader, dyn_item_reader_free);
   g_clear_pointer (&self->last_line, g_hash_table_unref);
   if (error != NULL)
@@ -1595,6 +1604,7 @@ dyn_import_job_verify_async (DynImportJob           *self,
   self->progress_data = progress_data;
   self->started = g_get_monotonic_time ();
   memset (&self->verify, 0, sizeof self->verify);
+  self->run_progress = self->progress;
   memset (&self->progress, 0, sizeof self->progress);
   self->progress.eta = -1;
   /* Only records are counted again; the run's summary stays. */
