@@ -582,6 +582,128 @@ test_verify (Fixture       *f,
     }
 }
 
+/* Oracle: every record the check refuses, DynamoDB Local refuses too, and
+ * every record it takes, DynamoDB Local takes (keys of the table and of a
+ * GSI, key sizes, nesting, empty names, the 400 KB boundary). */
+static void
+setup_oracle (Fixture       *f,
+              gconstpointer  data)
+{
+  const char *gsis[] = { "ByOwner:owner:S", NULL };
+  DynIndexInfo *index;
+
+  if (!dyn_test_fixture_setup (&f->fx, DYN_TEST_DYNAMODB_LOCAL, "import"))
+    return;
+  dyn_test_fixture_create_table (&f->fx, "pk:S", "sk:N", gsis);
+  f->keys = dyn_table_keys_new (f->fx.table, "pk", DYN_VALUE_S, "sk", DYN_VALUE_N);
+  index = dyn_table_keys_add_index (f->keys, "ByOwner", DYN_INDEX_GLOBAL, "owner", DYN_VALUE_S, NULL, DYN_VALUE_S,
+                                    DYN_PROJECTION_ALL);
+  g_assert_nonnull (index);
+  f->dir = g_dir_make_tmp ("dyn-import-XXXXXX", NULL);
+}
+
+static char *
+nested (const char *open,
+        const char *close,
+        guint       depth)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append (s, open);
+  g_string_append (s, "{\"S\":\"x\"}");
+  for (guint i = 0; i < depth; i++)
+    g_string_append (s, close);
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* An item of exactly @size bytes as dyn_item_size() counts them. */
+static char *
+sized_item (guint n,
+            gsize size)
+{
+  for (gsize len = size > 64 ? size - 64 : 0; len < size; len++)
+    {
+      g_autofree char *filler = g_strnfill (len, 'q');
+      char *line = g_strdup_printf ("{\"pk\":{\"S\":\"size%u\"},\"sk\":{\"N\":\"1\"},\"f\":{\"S\":\"%s\"}}", n, filler);
+      g_autoptr(DynValue) item = dyn_test_item (line);
+
+      if (dyn_item_size (item) == size)
+        return line;
+      g_free (line);
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_checks_match_dynamodb (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *input = NULL;
+  g_autoptr(DynImportJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pk2048 = g_strnfill (2048, 'p');
+  g_autofree char *pk2049 = g_strnfill (2049, 'p');
+  g_autofree char *maps31 = nested ("{\"M\":{\"a\":", "}}", 31);
+  g_autofree char *maps32 = nested ("{\"M\":{\"a\":", "}}", 32);
+  g_autofree char *lists31 = nested ("{\"L\":[", "]}", 31);
+  g_autofree char *lists32 = nested ("{\"L\":[", "]}", 32);
+  GPtrArray *problems;
+  DynImportOptions options = { 0 };
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"ok\"},\"sk\":{\"N\":\"1\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"sk\":{\"N\":\"1\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"nosk\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"t\"},\"sk\":{\"S\":\"1\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"B\":\"AAA=\"},\"sk\":{\"N\":\"1\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"\"},\"sk\":{\"N\":\"1\"}}"));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"%s\"},\"sk\":{\"N\":\"1\"}}", pk2048));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"%s\"},\"sk\":{\"N\":\"1\"}}", pk2049));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"g1\"},\"sk\":{\"N\":\"1\"},\"owner\":{\"N\":\"5\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"g2\"},\"sk\":{\"N\":\"1\"},\"owner\":{\"S\":\"\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"g3\"},\"sk\":{\"N\":\"1\"},\"owner\":{\"S\":\"ann\"}}"));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"n1\"},\"sk\":{\"N\":\"1\"},\"m\":%s}", maps31));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"n2\"},\"sk\":{\"N\":\"1\"},\"m\":%s}", maps32));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"n3\"},\"sk\":{\"N\":\"1\"},\"l\":%s}", lists31));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"n4\"},\"sk\":{\"N\":\"1\"},\"l\":%s}", lists32));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"e1\"},\"sk\":{\"N\":\"1\"},\"\":{\"S\":\"x\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"e2\"},\"sk\":{\"N\":\"1\"},\"m\":{\"M\":{\"\":{\"S\":\"x\"}}}}"));
+  g_ptr_array_add (lines, sized_item (1, DYN_ITEM_MAX_SIZE));
+  g_ptr_array_add (lines, sized_item (2, DYN_ITEM_MAX_SIZE + 1));
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (text, "%s\n", (char *) lines->pdata[i]);
+  input = write_input (f, "oracle.jsonl", text->str);
+  options.format = DYN_TRANSFER_FORMAT_DDB_JSON;
+  options.input = input;
+  options.dry_run = TRUE;
+  job = new_job (f, &options);
+  g_assert_true (run_job (job, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  problems = dyn_import_job_get_problems (job);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      g_autoptr(DynValue) item = dyn_test_item (lines->pdata[i]);
+      g_autoptr(GError) put_error = NULL;
+      gboolean refused = FALSE;
+      gboolean taken;
+
+      for (guint j = 0; j < problems->len; j++)
+        if (((DynImportProblem *) problems->pdata[j])->position.line == i + 1)
+          refused = TRUE;
+      taken = dyn_test_put_item (f->fx.client, f->fx.table, item, &put_error);
+      if (taken == refused)
+        g_error ("line %u: the check %s it, DynamoDB Local %s it (%s)", i + 1,
+                 refused ? "refuses" : "takes", taken ? "takes" : "refuses",
+                 put_error != NULL ? put_error->message : "");
+      if (!taken)
+        g_assert_error (put_error, DYN_ERROR, DYN_ERROR_VALIDATION);
+    }
+}
+
 static void
 load_many (Fixture  *f,
            guint     n,
@@ -669,6 +791,7 @@ main (int    argc,
   ADD ("resume-changed-input", setup_hash, test_resume_changed_input);
   ADD ("rate-limit", setup_hash, test_rate_limit);
   ADD ("verify", setup_hash, test_verify);
+  ADD ("checks-match-dynamodb", setup_oracle, test_checks_match_dynamodb);
   ADD ("truncate-hash", setup_hash, test_truncate_hash);
   ADD ("truncate-numeric-sort", setup_movies, test_truncate_movies);
 #undef ADD
