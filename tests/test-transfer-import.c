@@ -760,6 +760,134 @@ test_truncate_movies (Fixture       *f,
   run_truncate (f, 2500);
 }
 
+/* ------------------------------------------------------------- the CLI */
+
+typedef struct {
+  int   status;
+  char *out;
+  char *err;
+} CliRun;
+
+static void
+cli_run_clear (CliRun *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliRun, cli_run_clear)
+
+/* dynoscope-cli against the fixture's server, stdin not a terminal. */
+static void
+cli_run (Fixture            *f,
+         CliRun             *run,
+         const char * const *argv)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (args, g_build_filename (g_getenv ("DYN_BUILD_ROOT"), "app", "dynoscope-cli", NULL));
+  g_ptr_array_add (args, g_strdup ("--endpoint"));
+  g_ptr_array_add (args, g_strdup (dyn_test_server_get_endpoint (f->fx.server)));
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (args, g_strdup (argv[i]));
+  g_ptr_array_add (args, NULL);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "HOME", f->dir, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
+  g_subprocess_launcher_setenv (launcher, "AWS_CONFIG_FILE", "/nonexistent/config", TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials", TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_REGION", DYN_TEST_REGION, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, "", NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
+  g_test_message ("exit %d\nstdout: %s\nstderr: %s", run->status, run->out, run->err);
+}
+
+#define CLI(f, run, ...) cli_run ((f), (run), (const char * const[]) { __VA_ARGS__, NULL })
+
+static void
+test_cli_import (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *input = NULL;
+  g_autofree char *good = NULL;
+  g_autofree char *table = NULL;
+  g_auto(CliRun) refused = { 0 };
+  g_auto(CliRun) skipped = { 0 };
+  g_auto(CliRun) created = { 0 };
+  g_auto(CliRun) again = { 0 };
+  g_autoptr(GPtrArray) items = NULL;
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  input = malformed_input (f);
+  CLI (f, &refused, "import", f->fx.table, "--input", input, "--quiet");
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_nonnull (strstr (refused.out, "line 2: "));
+  g_assert_nonnull (strstr (refused.out, "line 7: "));
+  g_assert_nonnull (strstr (refused.err, "nothing was written"));
+  items = scan_all (f);
+  g_assert_cmpuint (items->len, ==, 0);
+  g_clear_pointer (&items, g_ptr_array_unref);
+
+  CLI (f, &skipped, "import", f->fx.table, "--input", input, "--skip-bad", "--verify", "--json", "--quiet");
+  g_assert_cmpint (skipped.status, ==, 3);
+  g_assert_nonnull (strstr (skipped.out, "\"written\" : 2"));
+  g_assert_nonnull (strstr (skipped.out, "\"missing\" : 0"));
+  g_assert_nonnull (strstr (skipped.out, "\"kind\" : \"bad-line\""));
+  items = scan_all (f);
+  g_assert_cmpuint (items->len, ==, 2);
+
+  /* --create: a new movies-like table; the plan is stated first. */
+  good = write_input (f, "movies.jsonl",
+                      "{\"year\":{\"N\":\"1999\"},\"title\":{\"S\":\"a\"}}\n"
+                      "{\"year\":{\"N\":\"2001\"},\"title\":{\"S\":\"b\"}}\n");
+  table = dyn_test_table_name ("import-cli");
+  CLI (f, &created, "import", table, "--input", good, "--create", "--pk", "year:N", "--sk", "title:S");
+  g_assert_cmpint (created.status, ==, 0);
+  g_assert_nonnull (strstr (created.err, "Importing 2 items"));
+  g_assert_nonnull (strstr (created.out, "Imported 2 items"));
+  CLI (f, &again, "import", table, "--input", good, "--create", "--pk", "year:N", "--sk", "title:S");
+  g_assert_cmpint (again.status, ==, 1);
+  g_assert_nonnull (strstr (again.err, "exists already"));
+  dyn_test_delete_table (f->fx.client, table, NULL);
+}
+
+static void
+test_cli_truncate (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_auto(CliRun) refused = { 0 };
+  g_auto(CliRun) wrong = { 0 };
+  g_auto(CliRun) done = { 0 };
+  g_autoptr(GPtrArray) items = NULL;
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  load_many (f, 300, FALSE);
+  CLI (f, &refused, "truncate", f->fx.table);
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_nonnull (strstr (refused.err, "WCU"));
+  g_assert_nonnull (strstr (refused.err, "--confirm"));
+  CLI (f, &wrong, "truncate", f->fx.table, "--confirm", "other");
+  g_assert_cmpint (wrong.status, ==, 1);
+  items = scan_all (f);
+  g_assert_cmpuint (items->len, ==, 300);
+  g_clear_pointer (&items, g_ptr_array_unref);
+  CLI (f, &done, "truncate", f->fx.table, "--confirm", f->fx.table, "--quiet");
+  g_assert_cmpint (done.status, ==, 0);
+  g_assert_nonnull (strstr (done.out, "Deleted 300 items"));
+  items = scan_all (f);
+  g_assert_cmpuint (items->len, ==, 0);
+}
+
 static void
 remove_state_dir (void)
 {
@@ -794,6 +922,8 @@ main (int    argc,
   ADD ("checks-match-dynamodb", setup_oracle, test_checks_match_dynamodb);
   ADD ("truncate-hash", setup_hash, test_truncate_hash);
   ADD ("truncate-numeric-sort", setup_movies, test_truncate_movies);
+  ADD ("cli-import", setup_hash, test_cli_import);
+  ADD ("cli-truncate", setup_hash, test_cli_truncate);
 #undef ADD
 
   status = g_test_run ();
