@@ -492,6 +492,62 @@ test_resume_changed_input (Fixture       *f,
   g_assert_cmpuint (items->len, ==, 2001);
 }
 
+/* never-overwrite, cancelled and resumed: the items written before the
+ * cancel and after the checkpoint come back as identical, the first line of
+ * a key stays (later lines are existing items), nothing else is reported. */
+static void
+test_never_overwrite_resume (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *input = NULL;
+  g_autoptr(DynImportJob) job = NULL;
+  g_autoptr(DynImportJob) resumed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  CancelAt at = { cancellable, 150 };
+  g_autoptr(GPtrArray) items = NULL;
+  const DynTransferProgress *p;
+  DynImportOptions options = { 0 };
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  for (guint i = 0; i < 400; i++)
+    g_string_append_printf (text, "{\"pk\":{\"S\":\"k%u\"},\"v\":{\"N\":\"%u\"}}\n", i, i);
+  for (guint i = 0; i < 10; i++)
+    g_string_append_printf (text, "{\"pk\":{\"S\":\"k%u\"},\"v\":{\"S\":\"later\"}}\n", i);
+  input = write_input (f, "keep-resume.jsonl", text->str);
+  options.format = DYN_TRANSFER_FORMAT_DDB_JSON;
+  options.input = input;
+  options.never_overwrite = TRUE;
+  options.concurrency = 8;
+  job = new_job (f, &options);
+  g_assert_false (run_job (job, cancellable, cancel_at_cb, &at, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  /* Resuming with other options is refused, saying which. */
+  options.resume = TRUE;
+  options.never_overwrite = FALSE;
+  resumed = new_job (f, &options);
+  g_assert_false (run_job (resumed, NULL, NULL, NULL, &error));
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "--no-overwrite"));
+  g_clear_error (&error);
+  g_clear_object (&resumed);
+
+  options.never_overwrite = TRUE;
+  resumed = new_job (f, &options);
+  g_assert_true (run_job (resumed, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  p = dyn_import_job_get_progress (resumed);
+  g_assert_cmpuint (p->existing, ==, 10);
+  g_assert_cmpuint (dyn_import_job_get_summary (resumed)->written + p->identical, ==, 400);
+  items = scan_all (f);
+  g_assert_cmpuint (items->len, ==, 400);
+  for (guint i = 0; i < items->len; i++)
+    g_assert_nonnull (dyn_test_item_get_number (items->pdata[i], "v"));
+}
+
 /* The limiter's accounting over a run: every unit the server reported was
  * taken from the bucket (estimate settled with the consumption), and what was
  * consumed never exceeds one bucket plus the limit × the run's time. */
@@ -917,6 +973,7 @@ main (int    argc,
   ADD ("never-overwrite", setup_hash, test_never_overwrite);
   ADD ("cancel-resume", setup_hash, test_cancel_resume);
   ADD ("resume-changed-input", setup_hash, test_resume_changed_input);
+  ADD ("never-overwrite-resume", setup_hash, test_never_overwrite_resume);
   ADD ("rate-limit", setup_hash, test_rate_limit);
   ADD ("verify", setup_hash, test_verify);
   ADD ("checks-match-dynamodb", setup_oracle, test_checks_match_dynamodb);
