@@ -388,7 +388,10 @@ test_export_segments (Fixture       *f,
   text_one = file_text (one, DYN_TRANSFER_FORMAT_DDB_JSON);
   text_four = file_text (four, DYN_TRANSFER_FORMAT_DDB_JSON);
   g_assert_cmpstr (text_one, ==, text_four);
-  g_assert_cmpuint (g_strv_length (g_strsplit (text_one, "\n", -1)) - 1, ==, N_ITEMS);
+  {
+    g_auto(GStrv) lines = g_strsplit (text_one, "\n", -1);
+    g_assert_cmpuint (g_strv_length (lines) - 1, ==, N_ITEMS);
+  }
 }
 
 /* An index, a filter with a projection, and a Query. */
