@@ -275,7 +275,7 @@ read_keys (const char        *path,
       g_autofree char *key = NULL;
 
       g_assert_nonnull (p);
-      ptext = dyn_value_get_type (p) == DYN_VALUE_N ? g_strdup (dyn_value_get_number (p)) : g_strdup (dyn_value_get_string (p));
+      ptext = dyn_value_get_value_type (p) == DYN_VALUE_N ? g_strdup (dyn_value_get_number (p)) : g_strdup (dyn_value_get_string (p));
       key = g_strdup_printf ("%s/%s", ptext, s ? dyn_value_get_string (s) : "");
       /* Exactly once. */
       g_assert_false (g_hash_table_contains (keys, key));
@@ -581,7 +581,7 @@ test_import_bad_lines (Fixture       *fixture,
   click (GTK_WIDGET (dialog), "_Import");
   wait_import (dialog);
   g_assert_cmpint (dyn_transfer_import_dialog_get_state (dialog), ==, DYN_TRANSFER_STATE_DONE);
-  g_assert_cmpuint (dyn_import_job_get_progress (dyn_transfer_import_dialog_get_job (dialog))->items, ==, 28);
+  g_assert_cmpuint (dyn_import_job_get_summary (dyn_transfer_import_dialog_get_job (dialog))->written, ==, 28);
   g_assert_cmpuint (dyn_import_job_get_progress (dyn_transfer_import_dialog_get_job (dialog))->skipped, ==, 2);
   g_assert_true (g_str_has_prefix (dyn_transfer_import_dialog_get_message (dialog), "Imported 28 items · 2 bad lines skipped"));
   g_assert_cmpuint (table_count (fixture, fixture->things), ==, 30);

@@ -215,8 +215,9 @@ dyn_import_describe_done (const DynImportSummary    *summary,
 
   g_return_val_if_fail (summary != NULL && progress != NULL, NULL);
 
-  written = count (progress->items);
-  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "Imported %s item", "Imported %s items", progress->items),
+  /* The puts acknowledged (this run's and, resumed, the runs' before). */
+  written = count (summary->written);
+  g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "Imported %s item", "Imported %s items", summary->written),
                           written);
   if (progress->skipped > 0)
     append_part (out, g_dngettext (GETTEXT_PACKAGE, "%s bad line skipped", "%s bad lines skipped", progress->skipped), progress->skipped);
