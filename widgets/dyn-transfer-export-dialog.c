@@ -149,6 +149,7 @@ run_cb (GObject      *source,
 
       self->state = DYN_TRANSFER_STATE_DONE;
       dyn_transfer_progress_bar_update (self->progress, progress);
+      dyn_transfer_progress_bar_set_fraction (self->progress, 1.0);
       set_message (self, text);
       update (self);
       g_signal_emit (self, signals[SIGNAL_FINISHED], 0, text);

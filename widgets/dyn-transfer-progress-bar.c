@@ -72,16 +72,25 @@ dyn_transfer_progress_bar_update (DynTransferProgressBar    *self,
   g_return_if_fail (DYN_IS_TRANSFER_PROGRESS_BAR (self));
   g_return_if_fail (progress != NULL);
 
-  if (progress->finished)
-    gtk_progress_bar_set_fraction (self->bar, 1.0);
-  else if (progress->items_total > 0)
+  /* A job that stopped midway is finished too: its bar stays where it stopped. */
+  if (progress->items_total > 0)
     gtk_progress_bar_set_fraction (self->bar, MIN (1.0, (double) progress->items / progress->items_total));
   else if (progress->bytes_total > 0)
     gtk_progress_bar_set_fraction (self->bar, MIN (1.0, (double) progress->bytes / progress->bytes_total));
+  else if (progress->finished)
+    gtk_progress_bar_set_fraction (self->bar, 1.0);
   else
     gtk_progress_bar_pulse (self->bar);
   text = dyn_transfer_progress_describe (progress);
   gtk_label_set_label (self->label, text);
+}
+
+void
+dyn_transfer_progress_bar_set_fraction (DynTransferProgressBar *self,
+                                        double                  fraction)
+{
+  g_return_if_fail (DYN_IS_TRANSFER_PROGRESS_BAR (self));
+  gtk_progress_bar_set_fraction (self->bar, CLAMP (fraction, 0, 1));
 }
 
 void

@@ -39,6 +39,9 @@ void        dyn_transfer_progress_bar_update   (DynTransferProgressBar    *self,
 void        dyn_transfer_progress_bar_set_text (DynTransferProgressBar    *self,
                                                 const char                *text);
 const char *dyn_transfer_progress_bar_get_text (DynTransferProgressBar    *self);
+/* A job done: the bar full (its items may be fewer than expected). */
+void        dyn_transfer_progress_bar_set_fraction (DynTransferProgressBar *self,
+                                                    double                  fraction);
 double      dyn_transfer_progress_bar_get_fraction (DynTransferProgressBar *self);
 void        dyn_transfer_progress_bar_reset    (DynTransferProgressBar    *self);
 
