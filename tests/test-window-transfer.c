@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "dyn-application.h"
+#include "dyn-error.h"
 #include "dyn-test-util.h"
 #include "dyn-test-window.h"
 #include "dyn-transfer-export-dialog.h"
@@ -704,6 +705,58 @@ test_import_new_table_resume (Fixture       *fixture,
   g_assert_true (dyn_test_delete_table (fixture->client, table, NULL));
 }
 
+/* The GTK-free choices the dialogs make (client/transfer/dyn-transfer-source.c). */
+static void
+test_source_helpers (void)
+{
+  g_autoptr(DynRequest) get = dyn_request_new (DYN_OP_GET_ITEM, "Movies");
+  g_autoptr(DynRequest) query = dyn_request_new (DYN_OP_QUERY, "Movies");
+  g_autoptr(DynRequest) result = NULL;
+  g_autoptr(DynRequest) index = NULL;
+  g_autoptr(DynRequest) none = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDateTime) day = g_date_time_new_utc (2026, 12, 2, 10, 0, 0);
+  g_autofree char *csv = dyn_transfer_suggest_file_name ("Movies", "By/Genre", DYN_TRANSFER_FORMAT_CSV, day);
+  g_autofree char *s3 = dyn_transfer_suggest_file_name ("Movies", NULL, DYN_TRANSFER_FORMAT_S3, day);
+  g_autofree char *described = NULL;
+  DynImportSummary dirty = { .records = 3, .items = 2, .bad = 1, .write_units_estimate = 2 };
+  DynImportSummary empty = { 0 };
+
+  /* A single item is no result to export. */
+  none = dyn_export_source_request (DYN_EXPORT_SOURCE_RESULT, "Movies", NULL, get, &error);
+  g_assert_null (none);
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  /* The result from its first page, without the window's Limit or count. */
+  query->limit = 50;
+  query->select = g_strdup ("COUNT");
+  query->key_condition = g_strdup ("#k = :v");
+  dyn_request_set_exclusive_start_key (query, dyn_test_item ("{\"year\":{\"N\":\"1\"},\"title\":{\"S\":\"a\"}}"));
+  result = dyn_export_source_request (DYN_EXPORT_SOURCE_RESULT, "Movies", NULL, query, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (result->op, ==, DYN_OP_QUERY);
+  g_assert_cmpint (result->limit, ==, 0);
+  g_assert_null (result->select);
+  g_assert_null (result->exclusive_start_key);
+  g_assert_cmpstr (result->key_condition, ==, "#k = :v");
+  g_assert_false (dyn_export_request_can_segment (result));
+  index = dyn_export_source_request (DYN_EXPORT_SOURCE_INDEX, "Movies", "ByGenre", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (index->op, ==, DYN_OP_SCAN);
+  g_assert_cmpstr (index->index, ==, "ByGenre");
+  g_assert_true (dyn_export_request_can_segment (index));
+  described = dyn_export_describe_request (index);
+  g_assert_cmpstr (described, ==, "Scan of ByGenre");
+
+  g_assert_cmpstr (csv, ==, "Movies-By_Genre-2026-12-02.csv");
+  g_assert_cmpstr (s3, ==, "Movies-2026-12-02");
+
+  /* Import only after a dry run that allows it. */
+  g_assert_false (dyn_import_dry_run_allows (&dirty, FALSE));
+  g_assert_true (dyn_import_dry_run_allows (&dirty, TRUE));
+  g_assert_false (dyn_import_dry_run_allows (&empty, TRUE));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -719,6 +772,7 @@ main (int   argc,
   app = dyn_application_new (G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
 
+  g_test_add_func ("/dyn/window-transfer/source-helpers", test_source_helpers);
 #define ADD(path, func) \
   g_test_add ("/dyn/window-transfer/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("export-formats", test_export_formats);
