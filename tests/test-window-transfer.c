@@ -633,6 +633,50 @@ test_import_never_overwrite (Fixture       *fixture,
   close_dialog (fixture);
 }
 
+/* Errors name what was wrong: a file of another key schema is all bad
+ * lines (the key named); a new table that exists already is refused by
+ * CreateTable, and nothing is written. */
+static void
+test_import_errors (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autofree char *path = write_file ("films-few.jsonl",
+                                      "{\"year\":2001,\"title\":\"A\"}\n{\"year\":2002,\"title\":\"B\"}\n");
+  DynTransferImportDialog *dialog;
+  DynImportProblem *problem;
+
+  if (fixture->window == NULL)
+    return;
+  open_table (fixture, fixture->things);
+  dialog = open_import (fixture);
+  dyn_transfer_import_dialog_set_input (dialog, path);
+  wait_import (dialog);
+  g_assert_cmpuint (dyn_transfer_import_dialog_get_dry_run (dialog)->bad, ==, 2);
+  problem = g_ptr_array_index (dyn_transfer_import_dialog_get_problems (dialog), 0);
+  g_assert_cmpstr (problem->where, ==, "line 1");
+  g_assert_nonnull (strstr (problem->message, "id"));
+  g_assert_false (gtk_widget_is_sensitive (find_button (GTK_WIDGET (dialog), "_Import")));
+  /* Skipping every line leaves nothing to import. */
+  dyn_transfer_import_dialog_set_skip_bad (dialog, TRUE);
+  settle ();
+  g_assert_false (gtk_widget_is_sensitive (find_button (GTK_WIDGET (dialog), "_Import")));
+  dyn_transfer_import_dialog_set_skip_bad (dialog, FALSE);
+
+  /* Into a "new" table that is the Movies table. */
+  dyn_transfer_import_dialog_set_new_table (dialog, fixture->movies, "year", DYN_VALUE_N, "title", DYN_VALUE_S);
+  wait_import (dialog);
+  g_assert_cmpuint (dyn_transfer_import_dialog_get_dry_run (dialog)->bad, ==, 0);
+  click (GTK_WIDGET (dialog), "_Import");
+  wait_import (dialog);
+  g_assert_cmpint (dyn_transfer_import_dialog_get_state (dialog), ==, DYN_TRANSFER_STATE_FAILED);
+  g_assert_nonnull (strstr (dyn_transfer_import_dialog_get_message (dialog), fixture->movies));
+  g_assert_true (g_str_has_prefix (dyn_transfer_import_dialog_get_message (dialog), "The table "));
+  g_test_message ("%s", dyn_transfer_import_dialog_get_message (dialog));
+  g_assert_null (dyn_transfer_import_dialog_get_job (dialog));
+  g_assert_cmpuint (table_count (fixture, fixture->movies), ==, N_MOVIES);
+  close_dialog (fixture);
+}
+
 /* Into a new table with a numeric sort key, limited to 200 WCU/s: stopped
  * once items are written, then resumed: exactly the file's items. */
 static void
@@ -780,6 +824,7 @@ main (int   argc,
   ADD ("export-resume", test_export_resume);
   ADD ("import-bad-lines", test_import_bad_lines);
   ADD ("import-never-overwrite", test_import_never_overwrite);
+  ADD ("import-errors", test_import_errors);
   ADD ("import-new-table-resume", test_import_new_table_resume);
 #undef ADD
 

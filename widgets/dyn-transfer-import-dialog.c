@@ -342,6 +342,7 @@ check_now_cb (gpointer user_data)
   self->check_failed = FALSE;
   clear_problems (self);
   show_error (self, NULL);
+  self->state = DYN_TRANSFER_STATE_IDLE;
   if (self->input == NULL)
     {
       update (self);
@@ -376,8 +377,7 @@ schedule_check (DynTransferImportDialog *self)
     g_cancellable_cancel (self->check_cancellable);
   g_clear_handle_id (&self->check_id, g_source_remove);
   self->check_id = g_timeout_add (150, check_now_cb, self);
-  if (self->state != DYN_TRANSFER_STATE_CHECKING)
-    self->state = DYN_TRANSFER_STATE_CHECKING;
+  self->state = DYN_TRANSFER_STATE_CHECKING;
   update (self);
 }
 
