@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "dyn-error.h"
 #include "dyn-table-admin-private.h"
 #include "dyn-test-util.h"
@@ -716,6 +718,21 @@ record_progress_cb (const DynTableInfo *info,
     g_ptr_array_add (seen->seen, g_steal_pointer (&state));
 }
 
+static gboolean
+info_ready (const DynTableInfo *info)
+{
+  if (!g_str_equal (info->status, "ACTIVE"))
+    return FALSE;
+  for (guint i = 0; i < info->indexes->len; i++)
+    {
+      const DynIndexStatus *index = info->indexes->pdata[i];
+
+      if (!g_str_equal (index->status, "ACTIVE") || index->backfilling)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 wait_active (DynTestFixture *fx,
              Seen           *seen)
@@ -793,13 +810,26 @@ test_gsi_add_delete (DynTestFixture *fx,
   g_assert_cmpstr (text, ==, expected);
   response = dyn_test_call (fx->client, "UpdateTable", text, &error);
   g_assert_no_error (error);
+  /* UpdateTable answers with the new index CREATING. */
+  {
+    g_autoptr(DynTableInfo) answered =
+      dyn_table_info_new_from_json (json_object_get_object_member (json_node_get_object (response->root),
+                                                                   "TableDescription"), NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (status_of (answered, "ByCategory")->status, ==, "CREATING");
+    g_assert_false (info_ready (answered));
+  }
   wait_active (fx, &seen);
+  /* Each state the wait saw (DynamoDB Local: CREATING, CREATING with
+   * Backfilling, then ACTIVE, as fast as it backfills). */
   for (guint i = 0; i < seen_states->len; i++)
     g_test_message ("ByCategory: %s", (char *) seen_states->pdata[i]);
   /* What the wait saw last: the index ACTIVE, not backfilling. */
   g_assert_cmpstr (g_ptr_array_index (seen_states, seen_states->len - 1), ==, "ACTIVE");
 
   after = load_info (fx->client, fx->table);
+  g_assert_true (info_ready (after));
   status = status_of (after, "ByCategory");
   g_assert_nonnull (status);
   g_assert_cmpint (status->projection, ==, DYN_PROJECTION_INCLUDE);
@@ -1066,6 +1096,256 @@ test_deletion_protection (DynTestFixture *fx,
   g_assert_no_error (error);
 }
 
+/* dynoscope-cli create-table / update-table / describe --text ------------ */
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* Runs the built dynoscope-cli against @server's endpoint, feeding @input. */
+static void
+cli_run (Run                *run,
+         DynTestServer      *server,
+         const char         *input,
+         const char * const *argv)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = g_dir_make_tmp ("dyn-admin-XXXXXX", NULL);
+
+  g_ptr_array_add (args, g_build_filename (g_getenv ("DYN_BUILD_ROOT"), "app", "dynoscope-cli", NULL));
+  g_ptr_array_add (args, g_strdup ("--endpoint"));
+  g_ptr_array_add (args, g_strdup (dyn_test_server_get_endpoint (server)));
+  for (guint i = 0; argv[i]; i++)
+    g_ptr_array_add (args, g_strdup (argv[i]));
+  g_ptr_array_add (args, NULL);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "HOME", home, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
+  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_REGION", DYN_TEST_REGION, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, input, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
+  g_test_message ("exit %d\nstdout: %s\nstderr: %s", run->status, run->out, run->err);
+}
+
+#define CLI(run, input, ...) \
+  cli_run ((run), fx->server, (input), (const char * const[]) { __VA_ARGS__, NULL })
+
+static void
+assert_contains (const char *text,
+                 const char *part)
+{
+  if (strstr (text, part) == NULL)
+    g_error ("“%s” lacks “%s”", text, part);
+}
+
+/* --dry-run prints the CreateTable JSON, validated, and sends nothing; a
+ * refused spec creates nothing. */
+static void
+test_cli_dry_run (DynTestFixture *fx,
+                  gconstpointer   data)
+{
+  g_auto(Run) dry = { 0 }, gone = { 0 }, lsi = { 0 }, gone_too = { 0 }, both = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynTableSpec) spec = NULL;
+  g_autoptr(JsonNode) expected = NULL;
+  g_autoptr(JsonNode) printed = NULL;
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+
+  CLI (&dry, NULL, "create-table", fx->table, "--pk", "year:N", "--sk", "title:S",
+       "--gsi", "ByGenre:genre:S:INCLUDE=plot", "--gsi", "ByStudio:studio:S+country:S:released:N",
+       "--lsi", "ByRating:rating:N:KEYS_ONLY", "--billing", "provisioned:2:3",
+       "--table-class", "STANDARD", "--dry-run");
+  g_assert_cmpint (dry.status, ==, 0);
+  spec = dyn_table_spec_parse (fx->table, "year:N", "title:S", &error);
+  g_assert_true (dyn_table_spec_add_gsi (spec, "ByGenre:genre:S:INCLUDE=plot", &error));
+  g_assert_true (dyn_table_spec_add_gsi (spec, "ByStudio:studio:S+country:S:released:N", &error));
+  g_assert_true (dyn_table_spec_add_lsi (spec, "ByRating:rating:N:KEYS_ONLY", &error));
+  g_assert_true (dyn_table_spec_set_billing (spec, "provisioned:2:3", &error));
+  spec->table_class = g_strdup ("STANDARD");
+  expected = dyn_table_spec_to_create_json (spec, &error);
+  g_assert_no_error (error);
+  printed = json_from_string (dry.out, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_node_equal (printed, expected));
+  CLI (&gone, NULL, "describe", fx->table);
+  g_assert_cmpint (gone.status, !=, 0);
+  assert_contains (gone.err, "ResourceNotFoundException");
+
+  CLI (&lsi, NULL, "create-table", fx->table, "--pk", "id:S", "--lsi", "ByX:x:S");
+  g_assert_cmpint (lsi.status, ==, 1);
+  assert_contains (lsi.err, "“ByX”: a local secondary index needs a table with a sort key");
+  CLI (&gone_too, NULL, "describe", fx->table);
+  g_assert_cmpint (gone_too.status, !=, 0);
+
+  CLI (&both, NULL, "create-table", fx->table, "--pk", "id:S", "--ttl", "exp", "--no-wait");
+  g_assert_cmpint (both.status, ==, 1);
+  assert_contains (both.err, "--no-wait");
+}
+
+/* create-table with TTL, then update-table: a GSI added to the items (its
+ * status on stderr), deleted; TTL off and refused when off; describe --text. */
+static void
+test_cli_create_update (DynTestFixture *fx,
+                        gconstpointer   data)
+{
+  g_auto(Run) create = { 0 }, load = { 0 }, add = { 0 }, text = { 0 }, drop = { 0 }, ttl_again = { 0 };
+  g_auto(Run) no_ttl = { 0 }, no_ttl_again = { 0 }, two = { 0 }, json = { 0 }, text_after = { 0 };
+  g_autoptr(GString) items = g_string_new (NULL);
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+
+  /* A numeric partition key and a numeric sort key, no '#'. */
+  CLI (&create, NULL, "create-table", fx->table, "--pk", "year:N", "--sk", "rank:N", "--ttl", "expires",
+       "--lsi", "ByTitle:title:S:INCLUDE=genre");
+  g_assert_cmpint (create.status, ==, 0);
+  fx->created = TRUE;
+  assert_contains (create.out, "\"TableDescription\"");
+  assert_contains (create.out, "\"TableStatus\" : \"ACTIVE\"");
+
+  for (guint i = 0; i < 120; i++)
+    g_string_append_printf (items, "{\"year\":{\"N\":\"%u\"},\"rank\":{\"N\":\"%u\"},"
+                                   "\"genre\":{\"S\":\"g%u\"},\"title\":{\"S\":\"t%u\"}}\n",
+                            1990 + i % 10, i, i % 4, i);
+  CLI (&load, items->str, "batch-write", fx->table);
+  g_assert_cmpint (load.status, ==, 0);
+
+  CLI (&add, NULL, "update-table", fx->table, "--add-gsi", "ByGenre:genre:S:rank:N:KEYS_ONLY");
+  g_assert_cmpint (add.status, ==, 0);
+  assert_contains (add.out, "\"TableDescription\"");
+  assert_contains (add.err, "Index ByGenre: CREATING");
+  assert_contains (add.err, "Index ByGenre: ACTIVE\n");
+
+  CLI (&text, NULL, "describe", fx->table, "--text");
+  g_assert_cmpint (text.status, ==, 0);
+  assert_contains (text.out, "Partition key: year (N)\nSort key: rank (N)\n");
+  assert_contains (text.out, "Capacity: on demand\n");
+  assert_contains (text.out, "Time to live: expires (ENABLED)\n");
+  assert_contains (text.out, "Global index ByGenre: genre (S); rank (N)\n  Projection: KEYS_ONLY; Status: ACTIVE;");
+  assert_contains (text.out, "Local index ByTitle: year (N); title (S)\n  Projection: INCLUDE genre;");
+  assert_contains (text.out, "Items: About ");
+  assert_contains (text.out, "DynamoDB updates this count about every six hours");
+
+  CLI (&drop, NULL, "update-table", fx->table, "--delete-gsi", "ByGenre");
+  g_assert_cmpint (drop.status, ==, 0);
+  assert_contains (drop.err, "Index ByGenre: deleted\n");
+
+  CLI (&ttl_again, NULL, "update-table", fx->table, "--ttl", "other");
+  g_assert_cmpint (ttl_again.status, ==, 1);
+  assert_contains (ttl_again.err, "time to live is already on, on expires");
+  CLI (&no_ttl, NULL, "update-table", fx->table, "--no-ttl");
+  g_assert_cmpint (no_ttl.status, ==, 0);
+  assert_contains (no_ttl.out, "\"Enabled\" : false");
+  CLI (&no_ttl_again, NULL, "update-table", fx->table, "--no-ttl");
+  g_assert_cmpint (no_ttl_again.status, ==, 1);
+  assert_contains (no_ttl_again.err, "time to live is not on; there is nothing to turn off");
+  CLI (&two, NULL, "update-table", fx->table, "--no-ttl", "--delete-gsi", "ByGenre");
+  g_assert_cmpint (two.status, ==, 1);
+  assert_contains (two.err, "update-table takes one of");
+
+  CLI (&text_after, NULL, "describe", fx->table, "--text");
+  assert_contains (text_after.out, "Time to live: DISABLED\n");
+  g_assert_null (strstr (text_after.out, "ByGenre"));
+
+  /* --json: the CreateTable request on stdout (hash-only, binary key). */
+  {
+    g_autofree char *other = g_strconcat (fx->table, "-bin", NULL);
+    g_auto(Run) gone = { 0 };
+
+    CLI (&json, NULL, "create-table", other, "--pk", "blob:B", "--json");
+    g_assert_cmpint (json.status, ==, 0);
+    assert_contains (json.out, "\"AttributeType\" : \"B\"");
+    g_assert_null (strstr (json.out, "TableDescription"));
+    CLI (&gone, NULL, "delete-table", other);
+    g_assert_cmpint (gone.status, ==, 0);
+  }
+}
+
+/* What --dry-run prints is what `aws dynamodb create-table --cli-input-json`
+ * takes: the AWS CLI creates the table from it on DynamoDB Local. */
+static void
+test_cli_aws_input (DynTestFixture *fx,
+                    gconstpointer   data)
+{
+  g_auto(Run) dry = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *aws = g_find_program_in_path ("aws");
+  g_autofree char *dir = NULL, *path = NULL, *input = NULL, *out = NULL, *err = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(DynTableInfo) info = NULL;
+  const DynIndexStatus *index;
+
+  DYN_TEST_REQUIRE_SERVER (fx);
+  if (aws == NULL)
+    {
+      g_test_skip ("the AWS CLI is not installed");
+      return;
+    }
+
+  CLI (&dry, NULL, "create-table", fx->table, "--pk", "year:N", "--sk", "title:S",
+       "--gsi", "ByStudio:studio:S+country:S:released:N:KEYS_ONLY", "--gsi", "ByGenre:genre:S:INCLUDE=plot",
+       "--lsi", "ByRating:rating:N:INCLUDE=plot,cast", "--billing", "provisioned:2:1",
+       "--table-class", "STANDARD_INFREQUENT_ACCESS", "--dry-run");
+  g_assert_cmpint (dry.status, ==, 0);
+  dir = g_dir_make_tmp ("dyn-admin-aws-XXXXXX", &error);
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "create-table.json", NULL);
+  g_assert_true (g_file_set_contents (path, dry.out, -1, &error));
+  input = g_strconcat ("file://", path, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "HOME", dir, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
+  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_DEFAULT_REGION", DYN_TEST_REGION, TRUE);
+  proc = g_subprocess_launcher_spawn (launcher, &error, aws, "--endpoint-url",
+                                      dyn_test_server_get_endpoint (fx->server), "dynamodb", "create-table",
+                                      "--cli-input-json", input, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_test_message ("aws: %s%s", out, err);
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  fx->created = TRUE;
+  g_assert_true (dyn_test_wait_table_active (fx->client, fx->table, &error));
+
+  info = load_info (fx->client, fx->table);
+  g_assert_cmpint (info->billing, ==, DYN_BILLING_PROVISIONED);
+  g_assert_cmpint (info->read_units, ==, 2);
+  index = status_of (info, "ByStudio");
+  g_assert_cmpuint (dyn_key_schema_get_n_partition_keys (&index->keys), ==, 2);
+  g_assert_cmpint (index->projection, ==, DYN_PROJECTION_KEYS_ONLY);
+  index = status_of (info, "ByRating");
+  g_assert_cmpint (index->kind, ==, DYN_INDEX_LOCAL);
+  g_assert_cmpstrv (index->non_key_attributes, ((const char *[]) { "plot", "cast", NULL }));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1096,6 +1376,9 @@ main (int    argc,
   ADD ("ttl", test_ttl);
   ADD ("delete/confirm", test_delete);
   ADD ("delete/protection", test_deletion_protection);
+  ADD ("cli/dry-run", test_cli_dry_run);
+  ADD ("cli/create-update", test_cli_create_update);
+  ADD ("cli/aws-cli-input", test_cli_aws_input);
 
 #undef ADD
 
