@@ -461,6 +461,8 @@ test_export_resume (Fixture       *fixture,
       /* The checkpoint is left: Resume is offered. */
       g_assert_true (dyn_export_can_resume (path));
       g_assert_true (has_label (GTK_WIDGET (dialog), "Stopped: "));
+      /* Only Resume: the checkpoint is not thrown away by a second Export. */
+      g_assert_false (gtk_widget_get_visible (find_button (GTK_WIDGET (dialog), "_Export")));
       screenshot (GTK_WINDOW (dialog), "export-stopped.png");
       click (GTK_WIDGET (dialog), "_Resume");
       wait_export (dialog);
@@ -722,6 +724,7 @@ test_import_new_table_resume (Fixture       *fixture,
       g_main_context_iteration (NULL, FALSE);
       g_usleep (5000);
     }
+  screenshot (GTK_WINDOW (dialog), "import-running.png");
   click (GTK_WIDGET (dialog), "_Stop");
   wait_import (dialog);
   if (dyn_transfer_import_dialog_get_state (dialog) == DYN_TRANSFER_STATE_STOPPED)

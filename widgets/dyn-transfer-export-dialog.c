@@ -93,9 +93,11 @@ update (DynTransferExportDialog *self)
 
   gtk_widget_set_visible (self->cancel_button, running);
   gtk_widget_set_visible (self->resume_button, resumable);
-  gtk_widget_set_visible (self->start_button, !running);
+  /* An output with a checkpoint is resumed, or another output chosen: the
+   * checkpoint is never thrown away here. */
+  gtk_widget_set_visible (self->start_button, !running && !resumable);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "transfer.start",
-                                 !running && request != NULL && self->output != NULL);
+                                 !running && !resumable && request != NULL && self->output != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "transfer.resume", resumable && request != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "transfer.cancel", running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "transfer.choose-output", !running);
@@ -106,7 +108,7 @@ update (DynTransferExportDialog *self)
   if (self->output == NULL)
     shown = g_strdup (get_format (self) == DYN_TRANSFER_FORMAT_S3 ? _("No folder chosen") : _("No file chosen"));
   else if (resumable)
-    shown = g_strdup_printf (_("%s — an export to it stopped midway: Resume continues it"), self->output);
+    shown = g_strdup_printf (_("%s — an export to it stopped midway: Resume continues it, or choose another output"), self->output);
   else
     shown = g_strdup (self->output);
   adw_action_row_set_subtitle (self->output_row, shown);

@@ -169,6 +169,13 @@ update (DynTransferImportDialog *self)
   gtk_widget_set_visible (GTK_WIDGET (self->sk_row), new_table);
   gtk_widget_set_sensitive (GTK_WIDGET (self->format_row), !running);
   gtk_widget_set_sensitive (GTK_WIDGET (self->target_row), !running && self->keys != NULL);
+  /* What a run was checked and started with stays as it is while it runs. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->table_row), !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->pk_row), !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->sk_row), !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->never_overwrite_switch), !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->wcu_spin), !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->skip_bad_switch), !running);
   adw_action_row_set_subtitle (self->input_row, self->input ? self->input : _("No file chosen"));
   gtk_button_set_label (GTK_BUTTON (self->start_button),
                         self->resumable && !running ? _("Start _Over") : _("_Import"));
