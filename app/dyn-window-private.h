@@ -128,6 +128,9 @@ struct _DynWindow
 
   /* The Design page (dyn-window-design.c). */
   struct _DynWindowDesign *design;
+
+  /* Export and Import (dyn-window-transfer.c): the dialog open, weak. */
+  GtkWidget            *transfer_dialog;
 };
 
 enum {
@@ -206,6 +209,10 @@ void _dyn_window_design_init (DynWindow *self);
 void _dyn_window_design_set_client (DynWindow *self);
 void _dyn_window_design_tables_changed (DynWindow *self);
 void _dyn_window_design_dispose (DynWindow *self);
+/* dyn-window-transfer.c */
+void _dyn_window_class_transfer_init (GtkWidgetClass *widget_class);
+void _dyn_window_transfer_update_actions (DynWindow *self);
+void _dyn_window_transfer_dispose (DynWindow *self);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

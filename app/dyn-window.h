@@ -117,4 +117,9 @@ gboolean              dyn_window_export_design_file (DynWindow      *self,
                                                      DynDesignFormat format,
                                                      GError        **error);
 
+/* The Export or Import dialog open (dyn-window-transfer.c; a
+ * DynTransferExportDialog or DynTransferImportDialog: what win.export and
+ * win.import show), or NULL. */
+GtkWindow            *dyn_window_get_transfer_dialog (DynWindow *self);
+
 G_END_DECLS
