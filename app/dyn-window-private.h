@@ -128,6 +128,9 @@ struct _DynWindow
 
   /* The Design page (dyn-window-design.c). */
   struct _DynWindowDesign *design;
+
+  /* Create Table and the Table page's operations (dyn-window-tables.c). */
+  struct _DynWindowTables *table_admin;
 };
 
 enum {
@@ -206,6 +209,13 @@ void _dyn_window_design_init (DynWindow *self);
 void _dyn_window_design_set_client (DynWindow *self);
 void _dyn_window_design_tables_changed (DynWindow *self);
 void _dyn_window_design_dispose (DynWindow *self);
+/* dyn-window-tables.c */
+typedef struct _DynWindowTables DynWindowTables;
+void _dyn_window_class_tables_init (GtkWidgetClass *widget_class);
+void _dyn_window_tables_init (DynWindow *self);
+void _dyn_window_tables_dispose (DynWindow *self);
+void _dyn_window_tables_refresh (DynWindow *self);
+void _dyn_window_tables_update_actions (DynWindow *self);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

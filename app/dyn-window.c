@@ -316,6 +316,7 @@ _dyn_window_update_actions (DynWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.delete-connection", user);
   _dyn_window_update_edit_actions (self);
   _dyn_window_history_update_actions (self);
+  _dyn_window_tables_update_actions (self);
   update_empty_page (self);
 }
 
@@ -425,6 +426,7 @@ dyn_window_dispose (GObject *object)
   _dyn_window_sql_dispose (self);
   _dyn_window_partiql_dispose (self);
   _dyn_window_design_dispose (self);
+  _dyn_window_tables_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_WINDOW);
 
   G_OBJECT_CLASS (dyn_window_parent_class)->dispose (object);
@@ -595,6 +597,7 @@ dyn_window_class_init (DynWindowClass *klass)
   _dyn_window_class_sql_init (widget_class);
   _dyn_window_class_partiql_init (widget_class);
   _dyn_window_class_design_init (widget_class);
+  _dyn_window_class_tables_init (widget_class);
 }
 
 static void
@@ -644,6 +647,7 @@ dyn_window_init (DynWindow *self)
   _dyn_window_sql_init (self);
   _dyn_window_partiql_init (self);
   _dyn_window_design_init (self);
+  _dyn_window_tables_init (self);
   update_page_size_button (self);
   self->age_id = g_timeout_add_seconds (30, age_tick_cb, self);
   gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);
