@@ -416,9 +416,6 @@ waited_cb (GObject      *source,
       toast (self, text);
     }
   _dyn_window_tables_refresh (self);
-  /* The index dropdown and the planner learn of the index. */
-  if (ok && g_strcmp0 (call->table, self->table) == 0)
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.refresh", NULL);
 }
 
 static void
@@ -713,7 +710,15 @@ truncated_cb (GObject      *source,
     }
   if (g_strcmp0 (call->table, self->table) == 0)
     {
-      gtk_widget_activate_action (GTK_WIDGET (self), "win.refresh", NULL);
+      /* A read that works would clear the error bar. */
+      if (ok || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          /* The Items page reads again; the Table page stays in front. */
+          g_autofree char *view = g_strdup (gtk_stack_get_visible_child_name (self->view_stack));
+
+          gtk_widget_activate_action (GTK_WIDGET (self), "win.refresh", NULL);
+          gtk_stack_set_visible_child_name (self->view_stack, view);
+        }
       _dyn_window_tables_refresh (self);
     }
 }

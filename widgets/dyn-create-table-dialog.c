@@ -220,6 +220,7 @@ update (DynCreateTableDialog *self)
   gtk_text_buffer_set_text (buffer, self->json ? self->json : "", -1);
   if (self->server_error != NULL)
     {
+      g_string_append_printf (self->problems, "%s\n", self->server_error);
       gtk_label_set_text (self->problem_label, self->server_error);
       gtk_widget_set_visible (GTK_WIDGET (self->problem_label), TRUE);
     }
@@ -454,6 +455,10 @@ dyn_create_table_dialog_set_busy (DynCreateTableDialog *self,
   g_return_if_fail (DYN_IS_CREATE_TABLE_DIALOG (self));
 
   self->busy = busy;
+  /* An insensitive entry keeps its blinking cursor unless it loses the
+   * focus first. */
+  if (busy)
+    gtk_window_set_focus (GTK_WINDOW (self), NULL);
   gtk_spinner_set_spinning (self->spinner, busy);
   gtk_widget_set_sensitive (self->form, !busy);
   gtk_widget_set_sensitive (self->create_button, self->valid && !busy);

@@ -69,6 +69,9 @@ add_row (DynTableDetails      *self,
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
+  /* The value takes the room the title leaves, wrapping only when long. */
+  gtk_widget_set_hexpand (label, TRUE);
   gtk_widget_add_css_class (label, "dim-label");
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
   adw_preferences_group_add (group, row);
@@ -190,36 +193,10 @@ add_size_row (DynTableDetails     *self,
 }
 
 static void
-add_table_group (DynTableDetails *self)
+add_count_rows (DynTableDetails     *self,
+                AdwPreferencesGroup *group)
 {
   const DynTableInfo *info = self->shown;
-  AdwPreferencesGroup *group = add_group (self, info->name, _("Table"));
-  g_autofree char *billing = billing_text (info->billing, info->read_units, info->write_units);
-  g_autofree char *count = dyn_table_info_describe_count (info);
-
-  add_key_rows (self, group, &info->keys->table.keys);
-  if (info->status != NULL)
-    add_row (self, group, _("Status"), info->status);
-  add_row (self, group, _("Billing mode"), billing);
-  add_row (self, group, _("Table class"),
-           g_strcmp0 (info->table_class, "STANDARD_INFREQUENT_ACCESS") == 0 ? _("Standard-Infrequent Access")
-                                                                           : _("Standard"));
-  add_row (self, group, _("Deletion protection"), info->deletion_protection ? _("On") : _("Off"));
-  add_size_row (self, group, info->size_bytes);
-  add_row (self, group, _("Item count"), count);
-  if (info->created != NULL)
-    {
-      g_autoptr(GDateTime) local = g_date_time_to_local (info->created);
-      g_autofree char *text = g_date_time_format (local, "%x %X");
-      add_row (self, group, _("Created"), text);
-    }
-}
-
-static void
-add_count_group (DynTableDetails *self)
-{
-  const DynTableInfo *info = self->shown;
-  AdwPreferencesGroup *group = add_group (self, _("Exact Count"), NULL);
   g_autofree char *units = format_units (dyn_transfer_estimate_scan_rcu (info->size_bytes, FALSE));
   g_autofree char *size = g_format_size (info->size_bytes);
   /* Translators: "about 12.5 RCU (the table's 100 kB, eventually consistent reads)" */
@@ -244,6 +221,33 @@ add_count_group (DynTableDetails *self)
 
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       g_string_append_printf (self->text, "%s\n", subtitle);
+    }
+}
+
+static void
+add_table_group (DynTableDetails *self)
+{
+  const DynTableInfo *info = self->shown;
+  AdwPreferencesGroup *group = add_group (self, info->name, _("Table"));
+  g_autofree char *billing = billing_text (info->billing, info->read_units, info->write_units);
+  g_autofree char *count = dyn_table_info_describe_count (info);
+
+  add_key_rows (self, group, &info->keys->table.keys);
+  if (info->status != NULL)
+    add_row (self, group, _("Status"), info->status);
+  add_row (self, group, _("Billing mode"), billing);
+  add_row (self, group, _("Table class"),
+           g_strcmp0 (info->table_class, "STANDARD_INFREQUENT_ACCESS") == 0 ? _("Standard-Infrequent Access")
+                                                                           : _("Standard"));
+  add_row (self, group, _("Deletion protection"), info->deletion_protection ? _("On") : _("Off"));
+  add_size_row (self, group, info->size_bytes);
+  add_row (self, group, _("Item count"), count);
+  add_count_rows (self, group);
+  if (info->created != NULL)
+    {
+      g_autoptr(GDateTime) local = g_date_time_to_local (info->created);
+      g_autofree char *text = g_date_time_format (local, "%x %X");
+      add_row (self, group, _("Created"), text);
     }
 }
 
@@ -408,9 +412,8 @@ render (DynTableDetails *self)
   if (self->shown == NULL)
     return;
   add_table_group (self);
-  add_count_group (self);
-  add_ttl_group (self);
   add_indexes (self);
+  add_ttl_group (self);
   add_danger_group (self);
 }
 
