@@ -256,6 +256,7 @@ static const struct {
   { "count", dyn_cli_count },
   { "import", dyn_cli_import },
   { "truncate", dyn_cli_truncate },
+  { "create-table", dyn_cli_create_table },
   { "update-table", dyn_cli_update_table },
 };
 
@@ -289,8 +290,10 @@ dyn_cli_transfer (int    argc,
       return 2;
     }
 
-  client = dyn_connect (o.profile, o.region, o.endpoint, o.insecure, &error);
-  if (client != NULL)
+  /* create-table --dry-run only prints the request: no connection needed. */
+  if (strcmp (argv[0], "create-table") == 0 && o.dry_run)
+    ok = dyn_cli_create_table (&o, NULL, &status, &error);
+  else if ((client = dyn_connect (o.profile, o.region, o.endpoint, o.insecure, &error)) != NULL)
     {
       for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
         if (strcmp (commands[i].command, argv[0]) == 0)

@@ -18,6 +18,7 @@
 #include "dyn-pager.h"
 #include "dyn-partiql.h"
 #include "dyn-read-request.h"
+#include "dyn-table-admin.h"
 #include "dyn-snippet.h"
 #include "dyn-sql.h"
 #include "dyn-table.h"
@@ -61,6 +62,7 @@ typedef struct
   char        *parameters;
   gboolean     explain;
   gboolean     allow_scan;
+  gboolean     text;
   GStrv        sql_columns;
 
   /* Positional arguments after the command. */
@@ -132,11 +134,27 @@ static const char usage[] =
   "\n"
   "Commands:\n"
   "  tables                                   list every table\n"
-  "  describe TABLE                           describe a table\n"
+  "  describe TABLE [--text]                  describe a table (DescribeTable's JSON, or with\n"
+  "                                           --text its status, keys, indexes, approximate\n"
+  "                                           count and TTL as lines)\n"
   "  create-table TABLE --pk NAME:S|N|B [--sk NAME:TYPE]\n"
   "               [--gsi NAME:PK:TYPE[+PK2:TYPE…][:SK:TYPE[+SK2:TYPE…]]]…\n"
   "                                           a GSI's key may have up to four partition\n"
   "                                           and four sort attributes, joined by +\n"
+  "               [--lsi NAME:SK:TYPE]…        an LSI has the table's partition key\n"
+  "                                           a GSI or LSI may end in :ALL (the default),\n"
+  "                                           :KEYS_ONLY or :INCLUDE=a,b (its projection)\n"
+  "               [--billing on-demand|provisioned:R:W] [--ttl ATTR]\n"
+  "               [--table-class STANDARD|STANDARD_INFREQUENT_ACCESS]\n"
+  "               [--deletion-protection] [--no-wait] [--json] [--dry-run]\n"
+  "                                           checked before sending, waits until ACTIVE;\n"
+  "                                           --json prints the CreateTable request (what\n"
+  "                                           `aws dynamodb create-table --cli-input-json`\n"
+  "                                           takes), --dry-run prints it and sends nothing\n"
+  "  update-table TABLE --add-gsi GSI | --delete-gsi NAME | --ttl ATTR | --no-ttl [--no-wait]\n"
+  "                                           adds or deletes a GSI (the GSI form above) and\n"
+  "                                           waits, its status and backfill on stderr; turns\n"
+  "                                           time to live on or off\n"
   "  delete-table TABLE\n"
   "  scan TABLE [--index I] [--segments N] [--limit N] [--filter E]\n"
   "  query TABLE [--index I] --key-condition E [--filter E] [--desc] [--limit N]\n"
@@ -234,6 +252,7 @@ parse_args (Options  *o,
       FLAG ("--lint", lint);
       FLAG ("--explain", explain);
       FLAG ("--allow-scan", allow_scan);
+      FLAG ("--text", text);
 #undef FLAG
       if (strcmp (name, "--help") == 0)
         {
@@ -565,32 +584,25 @@ cmd_table_op (Options     *o,
   return TRUE;
 }
 
+/* describe TABLE --text: the table as "title: value" lines. */
 static gboolean
-cmd_create_table (Options    *o,
-                  DynClient  *client,
-                  GError    **error)
+cmd_describe_text (Options    *o,
+                   DynClient  *client,
+                   GError    **error)
 {
   const char *table = table_arg (o, error);
-  g_autoptr(JsonNode) params = NULL;
-  g_autoptr(DynResponse) response = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(DynTableInfo) info = NULL;
+  g_autofree char *text = NULL;
 
   if (table == NULL)
     return FALSE;
-  if (o->pk == NULL)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "create-table needs --pk NAME:TYPE");
-      return FALSE;
-    }
-  g_ptr_array_add (o->gsis, NULL);
-  params = dyn_create_table_params (table, o->pk, o->sk, (const char * const *) o->gsis->pdata, error);
-  g_ptr_array_remove_index (o->gsis, o->gsis->len - 1);
-  if (params == NULL)
+  dyn_table_info_load_async (client, table, NULL, store_result_cb, &result);
+  info = dyn_table_info_load_finish (wait_for (&result), error);
+  if (info == NULL)
     return FALSE;
-  response = call (client, "CreateTable", params, error);
-  if (response == NULL)
-    return FALSE;
-  count_response (o, response);
-  print_json (response->root);
+  text = dyn_table_info_to_text (info);
+  fputs (text, stdout);
   return TRUE;
 }
 
@@ -1295,12 +1307,12 @@ main (int    argc,
 
   if (strcmp (command, "tables") == 0)
     ok = cmd_tables (&o, client, &error);
+  else if (strcmp (command, "describe") == 0 && o.text)
+    ok = cmd_describe_text (&o, client, &error);
   else if (strcmp (command, "describe") == 0)
     ok = cmd_table_op (&o, client, "DescribeTable", &error);
   else if (strcmp (command, "delete-table") == 0)
     ok = cmd_table_op (&o, client, "DeleteTable", &error);
-  else if (strcmp (command, "create-table") == 0)
-    ok = cmd_create_table (&o, client, &error);
   else if (strcmp (command, "scan") == 0)
     ok = cmd_read (&o, client, DYN_OP_SCAN, &error);
   else if (strcmp (command, "query") == 0)

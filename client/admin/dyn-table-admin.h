@@ -107,7 +107,7 @@ JsonNode     *dyn_table_spec_to_create_json (const DynTableSpec *self,
 /**
  * DynIndexStatus:
  * @name: the index
- * @kind: DYN_INDEX_GSI or DYN_INDEX_LSI
+ * @kind: DYN_INDEX_GLOBAL or DYN_INDEX_LOCAL
  * @keys: its key schema
  * @projection: its projection
  * @non_key_attributes: (nullable): INCLUDE's attributes
