@@ -24,8 +24,9 @@
  * Truncate (its cost first, a rate limit) empties the table; Delete Table
  * only once the exact name is typed, and the sidebar loses it. With
  * DYN_SCREENSHOT_DIR set (or into the build directory) create-table.png,
- * create-table-dark.png, table-details.png, table-details-dark.png and
- * delete-table.png are written. */
+ * create-table-dark.png, create-table-invalid.png, add-index.png,
+ * table-details.png, table-details-dark.png and delete-table.png are
+ * written. */
 
 static DynApplication *app;
 static char *tmp_dir;
@@ -584,6 +585,7 @@ test_invalid (Fixture       *fixture,
   g_test_message ("duplicate index: %s", problems);
   g_assert_nonnull (strstr (problems, "GSI1"));
   g_assert_true (dyn_create_table_index_row_get_error (gsi1) != NULL || dyn_create_table_index_row_get_error (gsi2) != NULL);
+  screenshot (GTK_WINDOW (dialog), "create-table-invalid.png");
   dyn_create_table_index_row_set_name (gsi2, "GSI2");
   settle ();
   g_assert_true (dyn_create_table_dialog_get_valid (dialog));
@@ -688,6 +690,7 @@ test_count_and_indexes (Fixture       *fixture,
   g_assert_true (dyn_create_table_index_row_add_attribute (row, TRUE, "year", DYN_VALUE_N));
   settle ();
   g_assert_null (dyn_create_table_index_row_get_error (row));
+  screenshot (dialog, "add-index.png");
   click (find_button (GTK_WIDGET (dialog), "_Add Index"));
   /* While DynamoDB builds it, the page says so. */
   for (guint i = 0; i < 3000 && dyn_window_is_busy (fixture->window); i++)
@@ -738,6 +741,40 @@ test_count_and_indexes (Fixture       *fixture,
   g_clear_pointer (&text, g_free);
   text = details_text (fixture);
   g_assert_null (strstr (text, "[ByGenre]"));
+  g_assert_true (dyn_test_delete_table (fixture->client, table, NULL));
+}
+
+/* Cancel stops an exact count: no count is shown, the next one runs. */
+static void
+test_count_cancel (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autofree char *table = dyn_test_table_name ("Counted");
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (fixture->window == NULL)
+    return;
+  g_assert_true (dyn_test_create_table (fixture->client, table, "id:S", NULL, NULL, &error));
+  g_assert_no_error (error);
+  open_table (fixture, table);
+  show_details (fixture);
+  activate (fixture->window, "win.count-exactly", NULL);
+  text = details_text (fixture);
+  g_assert_nonnull (strstr (text, "[Counting exactly]"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.cancel-table-job", NULL));
+  dyn_test_wait_idle (fixture->window);
+  g_assert_cmpstr (dyn_window_get_error_text (fixture->window), ==, NULL);
+  g_clear_pointer (&text, g_free);
+  text = details_text (fixture);
+  g_assert_null (strstr (text, "[Counting exactly]"));
+  g_assert_null (strstr (text, "Exact count:"));
+  /* The next count runs to its end: an empty table has 0 items. */
+  activate (fixture->window, "win.count-exactly", NULL);
+  dyn_test_wait_idle (fixture->window);
+  g_clear_pointer (&text, g_free);
+  text = details_text (fixture);
+  g_assert_nonnull (strstr (text, "Exact count: 0 items"));
   g_assert_true (dyn_test_delete_table (fixture->client, table, NULL));
 }
 
@@ -927,6 +964,7 @@ main (int   argc,
   ADD ("create-cancel", test_create_cancel);
   ADD ("invalid", test_invalid);
   ADD ("count-and-indexes", test_count_and_indexes);
+  ADD ("count-cancel", test_count_cancel);
   ADD ("ttl", test_ttl);
   ADD ("truncate", test_truncate);
   ADD ("delete", test_delete);
