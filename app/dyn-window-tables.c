@@ -213,10 +213,17 @@ job_progress_cb (const DynTransferProgress *progress,
 {
   DynWindow *self = user_data;
   g_autofree char *text = dyn_transfer_progress_describe (progress);
-  double fraction = progress->items_total > 0 ? (double) progress->items / progress->items_total : -1;
+  const DynTableInfo *info;
+  double fraction = -1;
 
   if (window_gone (self) || self->table_admin->job == NULL)
     return;
+  /* Without a total of its own, DescribeTable's approximate count. */
+  info = dyn_table_details_get_info (self->table_details);
+  if (progress->items_total > 0)
+    fraction = (double) progress->items / progress->items_total;
+  else if (info != NULL && info->item_count > 0)
+    fraction = MIN ((double) progress->items / info->item_count, 1.0);
   dyn_table_details_set_job (self->table_details, self->table_admin->job_title, text, fraction);
 }
 
@@ -279,7 +286,6 @@ count_action (GtkWidget  *widget,
   if (info == NULL || self->table_admin->job != NULL || self->client == NULL)
     return;
   request = dyn_request_new (DYN_OP_SCAN, info->name);
-  request->select = g_strdup ("COUNT");
   job_start (self, _("Counting exactly"));
   dyn_transfer_count_async (self->client, request, scan_segments (info), self->table_admin->job,
                             job_progress_cb, self, counted_cb, call_new (self, info->name, NULL));

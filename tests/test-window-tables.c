@@ -600,6 +600,15 @@ test_invalid (Fixture       *fixture,
   g_test_message ("two types of sk: %s", problems);
   g_assert_nonnull (strstr (problems, "sk"));
 
+  /* The table class and deletion protection go into the request. */
+  dyn_create_table_dialog_remove_index (dialog, gsi2);
+  dyn_create_table_dialog_set_infrequent_access (dialog, TRUE);
+  dyn_create_table_dialog_set_deletion_protection (dialog, TRUE);
+  settle ();
+  g_assert_true (dyn_create_table_dialog_get_valid (dialog));
+  g_assert_nonnull (strstr (dyn_create_table_dialog_get_json (dialog), "\"STANDARD_INFREQUENT_ACCESS\""));
+  g_assert_nonnull (strstr (dyn_create_table_dialog_get_json (dialog), "\"DeletionProtectionEnabled\" : true"));
+
   gtk_window_close (GTK_WINDOW (dialog));
   wait_dialog_closed (fixture->window);
 }
