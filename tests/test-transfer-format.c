@@ -876,9 +876,24 @@ test_csv_header (void)
   csv_reader_error ("pk,pk (S)\n", NULL, "CSV header, column 2: column 1 is \"pk\" of type S already");
   csv_reader_error ("pk (S), (N)\n", NULL, "CSV header, column 2: the attribute name is empty");
   csv_reader_error ("pk (S),\n", NULL, "CSV header, column 2: the attribute name is empty");
-  csv_reader_error ("\xEF\xBB\xBF\r\n\r\n", NULL, "the CSV file is empty: it has no header row");
   csv_reader_error ("pk (S),\"b\n", NULL, "CSV header: a quoted cell is not closed");
   csv_reader_error ("pk\n", bad_types, "CSV column type \"price=NUMBER\" is not NAME=TYPE with TYPE one of S N B BOOL NULL SS NS BS M L");
+
+  /* an empty file, or one of empty lines (an empty table's export): no items */
+  write_file (path, "\xEF\xBB\xBF\r\n\r\n", -1);
+  reader = dyn_item_reader_new (path, DYN_TRANSFER_FORMAT_CSV, &options, &error);
+  g_assert_no_error (error);
+  items = read_all (reader, NULL);
+  g_assert_cmpuint (items->len, ==, 0);
+  g_clear_pointer (&items, g_ptr_array_unref);
+  g_clear_pointer (&reader, dyn_item_reader_free);
+  {
+    g_autoptr(DynCsvColumns) none = dyn_csv_columns_new (NULL);
+    g_autoptr(GString) out = g_string_new (NULL);
+
+    dyn_csv_columns_append_header (none, out);
+    g_assert_cmpstr (out->str, ==, "\r\n");
+  }
 
   /* no suffix: the option's type or S; the LAST suffix counts; lower-case
    * parentheses belong to the name */
@@ -972,6 +987,34 @@ test_csv_seek (void)
   rm_rf (dir);
 }
 
+/* The messages are translated, with their line and column. */
+static void
+test_messages_german (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *dir = make_tmpdir ();
+      g_autofree char *path = g_build_filename (dir, "de.csv", NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynItemReader) reader = NULL;
+      g_autoptr(GPtrArray) bad = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) items = NULL;
+
+      dyn_test_use_translations ("de");
+      write_file (path, "pk (S),n (N)\na,1,2\nb,true\n", -1);
+      reader = dyn_item_reader_new (path, DYN_TRANSFER_FORMAT_CSV, NULL, &error);
+      g_assert_no_error (error);
+      items = read_all (reader, bad);
+      g_assert_cmpuint (bad->len, ==, 2);
+      g_assert_cmpstr (g_ptr_array_index (bad, 0), ==, "Zeile 2: 3 Felder, die Kopfzeile hat 2");
+      g_assert_true (g_str_has_prefix (g_ptr_array_index (bad, 1), "Zeile 3: Spalte 2 (n (N)): "));
+      rm_rf (dir);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1002,6 +1045,7 @@ main (int    argc,
   g_test_add_func ("/transfer-format/s3/item-count", test_s3_item_count);
   g_test_add_func ("/transfer-format/s3/refused", test_s3_refused);
   g_test_add_func ("/transfer-format/s3/aws-sample", test_s3_aws_sample);
+  g_test_add_func ("/transfer-format/messages-german", test_messages_german);
 
   return g_test_run ();
 }

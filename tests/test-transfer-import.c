@@ -492,6 +492,62 @@ test_resume_changed_input (Fixture       *f,
   g_assert_cmpuint (items->len, ==, 2001);
 }
 
+/* never-overwrite, cancelled and resumed: the items written before the
+ * cancel and after the checkpoint come back as identical, the first line of
+ * a key stays (later lines are existing items), nothing else is reported. */
+static void
+test_never_overwrite_resume (Fixture       *f,
+                             gconstpointer  data)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *input = NULL;
+  g_autoptr(DynImportJob) job = NULL;
+  g_autoptr(DynImportJob) resumed = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  CancelAt at = { cancellable, 150 };
+  g_autoptr(GPtrArray) items = NULL;
+  const DynTransferProgress *p;
+  DynImportOptions options = { 0 };
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  for (guint i = 0; i < 400; i++)
+    g_string_append_printf (text, "{\"pk\":{\"S\":\"k%u\"},\"v\":{\"N\":\"%u\"}}\n", i, i);
+  for (guint i = 0; i < 10; i++)
+    g_string_append_printf (text, "{\"pk\":{\"S\":\"k%u\"},\"v\":{\"S\":\"later\"}}\n", i);
+  input = write_input (f, "keep-resume.jsonl", text->str);
+  options.format = DYN_TRANSFER_FORMAT_DDB_JSON;
+  options.input = input;
+  options.never_overwrite = TRUE;
+  options.concurrency = 8;
+  job = new_job (f, &options);
+  g_assert_false (run_job (job, cancellable, cancel_at_cb, &at, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  /* Resuming with other options is refused, saying which. */
+  options.resume = TRUE;
+  options.never_overwrite = FALSE;
+  resumed = new_job (f, &options);
+  g_assert_false (run_job (resumed, NULL, NULL, NULL, &error));
+  g_assert_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "--no-overwrite"));
+  g_clear_error (&error);
+  g_clear_object (&resumed);
+
+  options.never_overwrite = TRUE;
+  resumed = new_job (f, &options);
+  g_assert_true (run_job (resumed, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  p = dyn_import_job_get_progress (resumed);
+  g_assert_cmpuint (p->existing, ==, 10);
+  g_assert_cmpuint (dyn_import_job_get_summary (resumed)->written + p->identical, ==, 400);
+  items = scan_all (f);
+  g_assert_cmpuint (items->len, ==, 400);
+  for (guint i = 0; i < items->len; i++)
+    g_assert_nonnull (dyn_test_item_get_number (items->pdata[i], "v"));
+}
+
 /* The limiter's accounting over a run: every unit the server reported was
  * taken from the bucket (estimate settled with the consumption), and what was
  * consumed never exceeds one bucket plus the limit × the run's time. */
@@ -582,6 +638,128 @@ test_verify (Fixture       *f,
     }
 }
 
+/* Oracle: every record the check refuses, DynamoDB Local refuses too, and
+ * every record it takes, DynamoDB Local takes (keys of the table and of a
+ * GSI, key sizes, nesting, empty names, the 400 KB boundary). */
+static void
+setup_oracle (Fixture       *f,
+              gconstpointer  data)
+{
+  const char *gsis[] = { "ByOwner:owner:S", NULL };
+  DynIndexInfo *index;
+
+  if (!dyn_test_fixture_setup (&f->fx, DYN_TEST_DYNAMODB_LOCAL, "import"))
+    return;
+  dyn_test_fixture_create_table (&f->fx, "pk:S", "sk:N", gsis);
+  f->keys = dyn_table_keys_new (f->fx.table, "pk", DYN_VALUE_S, "sk", DYN_VALUE_N);
+  index = dyn_table_keys_add_index (f->keys, "ByOwner", DYN_INDEX_GLOBAL, "owner", DYN_VALUE_S, NULL, DYN_VALUE_S,
+                                    DYN_PROJECTION_ALL);
+  g_assert_nonnull (index);
+  f->dir = g_dir_make_tmp ("dyn-import-XXXXXX", NULL);
+}
+
+static char *
+nested (const char *open,
+        const char *close,
+        guint       depth)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+
+  for (guint i = 0; i < depth; i++)
+    g_string_append (s, open);
+  g_string_append (s, "{\"S\":\"x\"}");
+  for (guint i = 0; i < depth; i++)
+    g_string_append (s, close);
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* An item of exactly @size bytes as dyn_item_size() counts them. */
+static char *
+sized_item (guint n,
+            gsize size)
+{
+  for (gsize len = size > 64 ? size - 64 : 0; len < size; len++)
+    {
+      g_autofree char *filler = g_strnfill (len, 'q');
+      char *line = g_strdup_printf ("{\"pk\":{\"S\":\"size%u\"},\"sk\":{\"N\":\"1\"},\"f\":{\"S\":\"%s\"}}", n, filler);
+      g_autoptr(DynValue) item = dyn_test_item (line);
+
+      if (dyn_item_size (item) == size)
+        return line;
+      g_free (line);
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_checks_match_dynamodb (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *input = NULL;
+  g_autoptr(DynImportJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pk2048 = g_strnfill (2048, 'p');
+  g_autofree char *pk2049 = g_strnfill (2049, 'p');
+  g_autofree char *maps31 = nested ("{\"M\":{\"a\":", "}}", 31);
+  g_autofree char *maps32 = nested ("{\"M\":{\"a\":", "}}", 32);
+  g_autofree char *lists31 = nested ("{\"L\":[", "]}", 31);
+  g_autofree char *lists32 = nested ("{\"L\":[", "]}", 32);
+  GPtrArray *problems;
+  DynImportOptions options = { 0 };
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"ok\"},\"sk\":{\"N\":\"1\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"sk\":{\"N\":\"1\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"nosk\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"t\"},\"sk\":{\"S\":\"1\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"B\":\"AAA=\"},\"sk\":{\"N\":\"1\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"\"},\"sk\":{\"N\":\"1\"}}"));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"%s\"},\"sk\":{\"N\":\"1\"}}", pk2048));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"%s\"},\"sk\":{\"N\":\"1\"}}", pk2049));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"g1\"},\"sk\":{\"N\":\"1\"},\"owner\":{\"N\":\"5\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"g2\"},\"sk\":{\"N\":\"1\"},\"owner\":{\"S\":\"\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"g3\"},\"sk\":{\"N\":\"1\"},\"owner\":{\"S\":\"ann\"}}"));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"n1\"},\"sk\":{\"N\":\"1\"},\"m\":%s}", maps31));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"n2\"},\"sk\":{\"N\":\"1\"},\"m\":%s}", maps32));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"n3\"},\"sk\":{\"N\":\"1\"},\"l\":%s}", lists31));
+  g_ptr_array_add (lines, g_strdup_printf ("{\"pk\":{\"S\":\"n4\"},\"sk\":{\"N\":\"1\"},\"l\":%s}", lists32));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"e1\"},\"sk\":{\"N\":\"1\"},\"\":{\"S\":\"x\"}}"));
+  g_ptr_array_add (lines, g_strdup ("{\"pk\":{\"S\":\"e2\"},\"sk\":{\"N\":\"1\"},\"m\":{\"M\":{\"\":{\"S\":\"x\"}}}}"));
+  g_ptr_array_add (lines, sized_item (1, DYN_ITEM_MAX_SIZE));
+  g_ptr_array_add (lines, sized_item (2, DYN_ITEM_MAX_SIZE + 1));
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (text, "%s\n", (char *) lines->pdata[i]);
+  input = write_input (f, "oracle.jsonl", text->str);
+  options.format = DYN_TRANSFER_FORMAT_DDB_JSON;
+  options.input = input;
+  options.dry_run = TRUE;
+  job = new_job (f, &options);
+  g_assert_true (run_job (job, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  problems = dyn_import_job_get_problems (job);
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      g_autoptr(DynValue) item = dyn_test_item (lines->pdata[i]);
+      g_autoptr(GError) put_error = NULL;
+      gboolean refused = FALSE;
+      gboolean taken;
+
+      for (guint j = 0; j < problems->len; j++)
+        if (((DynImportProblem *) problems->pdata[j])->position.line == i + 1)
+          refused = TRUE;
+      taken = dyn_test_put_item (f->fx.client, f->fx.table, item, &put_error);
+      if (taken == refused)
+        g_error ("line %u: the check %s it, DynamoDB Local %s it (%s)", i + 1,
+                 refused ? "refuses" : "takes", taken ? "takes" : "refuses",
+                 put_error != NULL ? put_error->message : "");
+      if (!taken)
+        g_assert_error (put_error, DYN_ERROR, DYN_ERROR_VALIDATION);
+    }
+}
+
 static void
 load_many (Fixture  *f,
            guint     n,
@@ -638,6 +816,134 @@ test_truncate_movies (Fixture       *f,
   run_truncate (f, 2500);
 }
 
+/* ------------------------------------------------------------- the CLI */
+
+typedef struct {
+  int   status;
+  char *out;
+  char *err;
+} CliRun;
+
+static void
+cli_run_clear (CliRun *run)
+{
+  g_free (run->out);
+  g_free (run->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliRun, cli_run_clear)
+
+/* dynoscope-cli against the fixture's server, stdin not a terminal. */
+static void
+cli_run (Fixture            *f,
+         CliRun             *run,
+         const char * const *argv)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (args, g_build_filename (g_getenv ("DYN_BUILD_ROOT"), "app", "dynoscope-cli", NULL));
+  g_ptr_array_add (args, g_strdup ("--endpoint"));
+  g_ptr_array_add (args, g_strdup (dyn_test_server_get_endpoint (f->fx.server)));
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (args, g_strdup (argv[i]));
+  g_ptr_array_add (args, NULL);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "HOME", f->dir, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
+  g_subprocess_launcher_setenv (launcher, "AWS_CONFIG_FILE", "/nonexistent/config", TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials", TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_REGION", DYN_TEST_REGION, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, "", NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
+  g_test_message ("exit %d\nstdout: %s\nstderr: %s", run->status, run->out, run->err);
+}
+
+#define CLI(f, run, ...) cli_run ((f), (run), (const char * const[]) { __VA_ARGS__, NULL })
+
+static void
+test_cli_import (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *input = NULL;
+  g_autofree char *good = NULL;
+  g_autofree char *table = NULL;
+  g_auto(CliRun) refused = { 0 };
+  g_auto(CliRun) skipped = { 0 };
+  g_auto(CliRun) created = { 0 };
+  g_auto(CliRun) again = { 0 };
+  g_autoptr(GPtrArray) items = NULL;
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  input = malformed_input (f);
+  CLI (f, &refused, "import", f->fx.table, "--input", input, "--quiet");
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_nonnull (strstr (refused.out, "line 2: "));
+  g_assert_nonnull (strstr (refused.out, "line 7: "));
+  g_assert_nonnull (strstr (refused.err, "nothing was written"));
+  items = scan_all (f);
+  g_assert_cmpuint (items->len, ==, 0);
+  g_clear_pointer (&items, g_ptr_array_unref);
+
+  CLI (f, &skipped, "import", f->fx.table, "--input", input, "--skip-bad", "--verify", "--json", "--quiet");
+  g_assert_cmpint (skipped.status, ==, 3);
+  g_assert_nonnull (strstr (skipped.out, "\"written\" : 2"));
+  g_assert_nonnull (strstr (skipped.out, "\"missing\" : 0"));
+  g_assert_nonnull (strstr (skipped.out, "\"kind\" : \"bad-line\""));
+  items = scan_all (f);
+  g_assert_cmpuint (items->len, ==, 2);
+
+  /* --create: a new movies-like table; the plan is stated first. */
+  good = write_input (f, "movies.jsonl",
+                      "{\"year\":{\"N\":\"1999\"},\"title\":{\"S\":\"a\"}}\n"
+                      "{\"year\":{\"N\":\"2001\"},\"title\":{\"S\":\"b\"}}\n");
+  table = dyn_test_table_name ("import-cli");
+  CLI (f, &created, "import", table, "--input", good, "--create", "--pk", "year:N", "--sk", "title:S");
+  g_assert_cmpint (created.status, ==, 0);
+  g_assert_nonnull (strstr (created.err, "Importing 2 items"));
+  g_assert_nonnull (strstr (created.out, "Imported 2 items"));
+  CLI (f, &again, "import", table, "--input", good, "--create", "--pk", "year:N", "--sk", "title:S");
+  g_assert_cmpint (again.status, ==, 1);
+  g_assert_nonnull (strstr (again.err, "exists already"));
+  dyn_test_delete_table (f->fx.client, table, NULL);
+}
+
+static void
+test_cli_truncate (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_auto(CliRun) refused = { 0 };
+  g_auto(CliRun) wrong = { 0 };
+  g_auto(CliRun) done = { 0 };
+  g_autoptr(GPtrArray) items = NULL;
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  load_many (f, 300, FALSE);
+  CLI (f, &refused, "truncate", f->fx.table);
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_nonnull (strstr (refused.err, "WCU"));
+  g_assert_nonnull (strstr (refused.err, "--confirm"));
+  CLI (f, &wrong, "truncate", f->fx.table, "--confirm", "other");
+  g_assert_cmpint (wrong.status, ==, 1);
+  items = scan_all (f);
+  g_assert_cmpuint (items->len, ==, 300);
+  g_clear_pointer (&items, g_ptr_array_unref);
+  CLI (f, &done, "truncate", f->fx.table, "--confirm", f->fx.table, "--quiet");
+  g_assert_cmpint (done.status, ==, 0);
+  g_assert_nonnull (strstr (done.out, "Deleted 300 items"));
+  items = scan_all (f);
+  g_assert_cmpuint (items->len, ==, 0);
+}
+
 static void
 remove_state_dir (void)
 {
@@ -667,10 +973,14 @@ main (int    argc,
   ADD ("never-overwrite", setup_hash, test_never_overwrite);
   ADD ("cancel-resume", setup_hash, test_cancel_resume);
   ADD ("resume-changed-input", setup_hash, test_resume_changed_input);
+  ADD ("never-overwrite-resume", setup_hash, test_never_overwrite_resume);
   ADD ("rate-limit", setup_hash, test_rate_limit);
   ADD ("verify", setup_hash, test_verify);
+  ADD ("checks-match-dynamodb", setup_oracle, test_checks_match_dynamodb);
   ADD ("truncate-hash", setup_hash, test_truncate_hash);
   ADD ("truncate-numeric-sort", setup_movies, test_truncate_movies);
+  ADD ("cli-import", setup_hash, test_cli_import);
+  ADD ("cli-truncate", setup_hash, test_cli_truncate);
 #undef ADD
 
   status = g_test_run ();

@@ -132,7 +132,8 @@ append_cell (GString    *out,
              const char *text,
              gsize       len)
 {
-  gboolean quote = len == 0;
+  /* empty; or a byte order mark that a reader would take away */
+  gboolean quote = len == 0 || (len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0);
 
   if (len > 0 && (text[0] == ' ' || text[0] == '\t' || text[len - 1] == ' ' || text[len - 1] == '\t'))
     quote = TRUE;
@@ -517,11 +518,13 @@ _dyn_csv_reader_init (DynItemReader              *self,
         return FALSE;
     }
   while (r > 0 && !too_long && (self->text->len == 0 || strspn (self->text->str, "\r\n") == self->text->len));
+  self->columns = g_ptr_array_new_with_free_func (column_free);
   if (r == 0)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "%s",
-                   _("the CSV file is empty: it has no header row"));
-      return FALSE;
+      /* an empty file (the export of an empty table): no items */
+      self->data_offset = self->offset;
+      self->data_line = self->line;
+      return TRUE;
     }
   if (too_long || unterminated || !split_record (self->text->str, self->text->len, fields, cells, &reason))
     {
@@ -533,7 +536,6 @@ _dyn_csv_reader_init (DynItemReader              *self,
       return FALSE;
     }
 
-  self->columns = g_ptr_array_new_with_free_func (column_free);
   for (guint i = 0; i < fields->len; i++)
     {
       Field *f = &g_array_index (fields, Field, i);
