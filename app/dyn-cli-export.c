@@ -320,10 +320,12 @@ dyn_cli_count (DynTransferOptions  *o,
       g_autofree char *n = g_strdup_printf ("%'" G_GUINT64_FORMAT, count.count);
       g_autofree char *scanned = g_strdup_printf ("%'" G_GUINT64_FORMAT, count.scanned);
 
-      /* Translators: the exact count, the items scanned, what it cost and the requests */
-      printf (g_dngettext (GETTEXT_PACKAGE, "%s item (%s scanned) · cost %.1f RCU in %u request\n",
-                           "%s items (%s scanned) · cost %.1f RCU in %u requests\n", count.requests),
-              n, scanned, count.read_units, count.requests);
+      /* Translators: the exact count */
+      printf (g_dngettext (GETTEXT_PACKAGE, "%s item", "%s items", count.count), n);
+      /* Translators: after the count: the items scanned, what it cost and the requests */
+      printf (g_dngettext (GETTEXT_PACKAGE, " (%s scanned) · cost %.1f RCU in %u request\n",
+                           " (%s scanned) · cost %.1f RCU in %u requests\n", count.requests),
+              scanned, count.read_units, count.requests);
     }
   *status = 0;
   return TRUE;

@@ -770,6 +770,104 @@ test_scan_engine (Fixture       *f,
   g_ptr_array_unref (w.items);
 }
 
+/* The items as the server returns them: each item's DynamoDB JSON text as
+ * it came (attribute order included), the lines sorted. */
+static char *
+server_text (Fixture    *f,
+             const char *table)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *start = NULL;
+
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynResponse) response = NULL;
+      JsonObject *root;
+      JsonNode *lek;
+
+      if (start != NULL)
+        response = dyn_test_callf (f->fx.client, "Scan", &error,
+                                   "{\"TableName\":\"%s\",\"ExclusiveStartKey\":%s}", table, start);
+      else
+        response = dyn_test_callf (f->fx.client, "Scan", &error, "{\"TableName\":\"%s\"}", table);
+      g_assert_no_error (error);
+      g_assert_nonnull (response->items);
+      for (guint i = 0; i < response->items->len; i++)
+        {
+          GString *line = g_string_new (NULL);
+
+          dyn_json_append_ddb_item (line, response->items->pdata[i]);
+          g_ptr_array_add (lines, g_string_free (line, FALSE));
+        }
+      root = json_node_get_object (response->root);
+      lek = json_object_get_member (root, "LastEvaluatedKey");
+      g_clear_pointer (&start, g_free);
+      if (lek == NULL || JSON_NODE_HOLDS_NULL (lek))
+        break;
+      start = json_to_string (lek, FALSE);
+    }
+  g_ptr_array_sort (lines, compare_strings);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      g_string_append (out, lines->pdata[i]);
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* Export, import into a new table, Scan both: the same items, byte for byte
+ * as the server returns them. */
+static void
+test_roundtrip (Fixture       *f,
+                gconstpointer  data)
+{
+  DynTransferFormat format = GPOINTER_TO_INT (data);
+  g_autoptr(DynRequest) request = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *copy = dyn_test_table_name ("roundtrip");
+  g_autoptr(DynTableKeys) keys = NULL;
+  g_autoptr(DynImportJob) import = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *original = NULL;
+  g_autofree char *imported = NULL;
+  DynExportOptions options = { 0 };
+  DynImportOptions import_options = { 0 };
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  create_and_load (f, N_ITEMS);
+  request = scan_request (f);
+  path = output_path (f, format, "roundtrip");
+  options.format = format;
+  options.output = path;
+  options.segments = 3;
+  options.key_names = key_names;
+  g_assert_true (run_export (f, request, &options, NULL, &error));
+  g_assert_no_error (error);
+
+  g_assert_true (dyn_test_create_table (f->fx.client, copy, "pk:S", "sk:N", NULL, &error));
+  g_assert_no_error (error);
+  keys = dyn_table_keys_new (copy, "pk", DYN_VALUE_S, "sk", DYN_VALUE_N);
+  import_options.format = format;
+  import_options.input = path;
+  import = dyn_import_job_new (f->fx.client, copy, keys, &import_options, &error);
+  g_assert_no_error (error);
+  dyn_import_job_run_async (import, NULL, NULL, NULL, dyn_test_result_cb, &result);
+  g_assert_true (dyn_import_job_run_finish (import, dyn_test_wait (&result), &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (dyn_import_job_get_summary (import)->written, ==, N_ITEMS);
+
+  original = server_text (f, f->fx.table);
+  imported = server_text (f, copy);
+  g_assert_cmpstr (imported, ==, original);
+  g_assert_cmpuint (strlen (original), >, 0);
+
+  g_assert_true (dyn_test_delete_table (f->fx.client, copy, &error));
+  g_assert_no_error (error);
+}
+
 #define ADD(path, func, data) \
   g_test_add (path, Fixture, data, fixture_setup, func, fixture_teardown)
 
@@ -777,7 +875,14 @@ int
 main (int    argc,
       char **argv)
 {
+  g_autofree char *state = NULL;
+  int status;
+
   dyn_test_init (&argc, &argv);
+  /* The import's checkpoints go to a folder of this run. */
+  state = g_dir_make_tmp ("dyn-export-state-XXXXXX", NULL);
+  g_assert_nonnull (state);
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
 
   ADD ("/transfer/export/ddb-json", test_export_format, GINT_TO_POINTER (DYN_TRANSFER_FORMAT_DDB_JSON));
   ADD ("/transfer/export/json", test_export_format, GINT_TO_POINTER (DYN_TRANSFER_FORMAT_JSON));
@@ -792,6 +897,12 @@ main (int    argc,
   ADD ("/transfer/export/mismatch", test_export_mismatch, NULL);
   ADD ("/transfer/count", test_count, NULL);
   ADD ("/transfer/scan-engine", test_scan_engine, NULL);
+  ADD ("/transfer/roundtrip/ddb-json", test_roundtrip, GINT_TO_POINTER (DYN_TRANSFER_FORMAT_DDB_JSON));
+  ADD ("/transfer/roundtrip/json", test_roundtrip, GINT_TO_POINTER (DYN_TRANSFER_FORMAT_JSON));
+  ADD ("/transfer/roundtrip/csv", test_roundtrip, GINT_TO_POINTER (DYN_TRANSFER_FORMAT_CSV));
+  ADD ("/transfer/roundtrip/s3", test_roundtrip, GINT_TO_POINTER (DYN_TRANSFER_FORMAT_S3));
   g_test_add_func ("/transfer/estimates", test_estimates);
-  return g_test_run ();
+  status = g_test_run ();
+  remove_tree (state);
+  return status;
 }

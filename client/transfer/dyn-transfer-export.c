@@ -150,10 +150,14 @@ part_name (DynExportJob *self,
   if (self->format == DYN_TRANSFER_FORMAT_S3)
     {
       g_autofree char *uuid = g_uuid_string_random ();
-      /* AWS names data files with 26 lower-case characters; any unique name will do. */
-      g_autofree char *id = g_strdelimit (g_strdup (uuid), "-", 'x');
+      GString *id = g_string_new ("data/");
 
-      return g_strdup_printf ("data/%s-%02u.json.gz", id, lane);
+      /* AWS names data files with 26 random characters; any unique name will do. */
+      for (const char *c = uuid; *c != '\0'; c++)
+        if (*c != '-')
+          g_string_append_c (id, *c);
+      g_string_append_printf (id, "%02u.json.gz", lane);
+      return g_string_free (id, FALSE);
     }
   return g_strdup_printf ("part-%02u.jsonl", lane);
 }
