@@ -33,13 +33,15 @@ struct _DynWindowTables
   GtkWidget    *add_spinner;
   GtkSpinButton *rate;            /* the truncate confirmation's WCU/s */
   GtkEditable  *confirm_entry;    /* the delete confirmation's name */
+  char         *ttl_asked;        /* the table whose TTL details_info_cb() asked for */
 };
 
 /* What an asynchronous call needs back: the window and the table it was for. */
 typedef struct {
-  DynWindow *window;
-  char      *table;
-  char      *what;
+  DynWindow    *window;
+  char         *table;
+  char         *what;
+  GCancellable *cancellable;    /* the DescribeTable it answers (info_cb) */
 } Call;
 
 static Call *
@@ -59,6 +61,7 @@ static void
 call_free (Call *call)
 {
   g_object_unref (call->window);
+  g_clear_object (&call->cancellable);
   g_free (call->table);
   g_free (call->what);
   g_free (call);
@@ -129,7 +132,8 @@ info_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   DynTableInfo *info = dyn_table_info_load_finish (result, &error);
 
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || window_gone (self))
+  /* Superseded by a newer DescribeTable (which released the busy count). */
+  if (window_gone (self) || call->cancellable != self->table_admin->info_cancellable)
     {
       g_clear_pointer (&info, dyn_table_info_free);
       return;
@@ -155,6 +159,7 @@ void
 _dyn_window_tables_refresh (DynWindow *self)
 {
   DynWindowTables *t = self->table_admin;
+  Call *call;
 
   if (t == NULL || self->client == NULL || self->table == NULL || self->gone)
     return;
@@ -165,8 +170,10 @@ _dyn_window_tables_refresh (DynWindow *self)
       _dyn_window_set_busy (self, FALSE);
     }
   t->info_cancellable = g_cancellable_new ();
+  call = call_new (self, self->table, NULL);
+  call->cancellable = g_object_ref (t->info_cancellable);
   _dyn_window_set_busy (self, TRUE);
-  dyn_table_info_load_async (self->client, self->table, t->info_cancellable, info_cb, call_new (self, self->table, NULL));
+  dyn_table_info_load_async (self->client, self->table, t->info_cancellable, info_cb, call);
 }
 
 static void
@@ -899,12 +906,24 @@ delete_table_action (GtkWidget  *widget,
 
 /* ------------------------------------------------------------------------ */
 
+/* Another table described while the Table page is in front: its TTL
+ * (DescribeTimeToLive) is asked for once. */
 static void
 details_info_cb (DynTableDetails *details,
                  GParamSpec      *pspec,
                  DynWindow       *self)
 {
+  DynWindowTables *t = self->table_admin;
+  const DynTableInfo *info = dyn_table_details_get_info (details);
+
   _dyn_window_tables_update_actions (self);
+  if (t == NULL || info == NULL || info->ttl_status != NULL || t->info_cancellable != NULL ||
+      g_strcmp0 (t->ttl_asked, info->name) == 0 ||
+      g_strcmp0 (gtk_stack_get_visible_child_name (self->view_stack), "details") != 0)
+    return;
+  g_free (t->ttl_asked);
+  t->ttl_asked = g_strdup (info->name);
+  _dyn_window_tables_refresh (self);
 }
 
 void
@@ -951,6 +970,7 @@ _dyn_window_tables_dispose (DynWindow *self)
       gtk_window_destroy (GTK_WINDOW (dialog));
     }
   g_free (t->job_title);
+  g_free (t->ttl_asked);
   g_clear_pointer (&self->table_admin, g_free);
 }
 
