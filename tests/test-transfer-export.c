@@ -388,7 +388,10 @@ test_export_segments (Fixture       *f,
   text_one = file_text (one, DYN_TRANSFER_FORMAT_DDB_JSON);
   text_four = file_text (four, DYN_TRANSFER_FORMAT_DDB_JSON);
   g_assert_cmpstr (text_one, ==, text_four);
-  g_assert_cmpuint (g_strv_length (g_strsplit (text_one, "\n", -1)) - 1, ==, N_ITEMS);
+  {
+    g_auto(GStrv) lines = g_strsplit (text_one, "\n", -1);
+    g_assert_cmpuint (g_strv_length (lines) - 1, ==, N_ITEMS);
+  }
 }
 
 /* An index, a filter with a projection, and a Query. */
@@ -868,6 +871,133 @@ test_roundtrip (Fixture       *f,
   g_assert_no_error (error);
 }
 
+/* dynoscope-cli export and count ------------------------------------------- */
+
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+cli_run (Fixture            *f,
+         Run                *run,
+         const char * const *argv)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (args, g_build_filename (g_getenv ("DYN_BUILD_ROOT"), "app", "dynoscope-cli", NULL));
+  g_ptr_array_add (args, g_strdup ("--endpoint"));
+  g_ptr_array_add (args, g_strdup (dyn_test_server_get_endpoint (f->fx.server)));
+  for (guint i = 0; argv[i] != NULL; i++)
+    g_ptr_array_add (args, g_strdup (argv[i]));
+  g_ptr_array_add (args, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_set_cwd (launcher, f->dir);
+  g_subprocess_launcher_setenv (launcher, "HOME", f->dir, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
+  g_subprocess_launcher_unsetenv (launcher, "AWS_CONFIG_FILE");
+  g_subprocess_launcher_unsetenv (launcher, "AWS_SHARED_CREDENTIALS_FILE");
+  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", DYN_TEST_ACCESS_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", DYN_TEST_SECRET_KEY, TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_REGION", DYN_TEST_REGION, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_if_exited (proc) ? g_subprocess_get_exit_status (proc) : -1;
+  g_test_message ("exit %d\nstdout: %s\nstderr: %s", run->status, run->out, run->err);
+}
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+#define CLI(f, run, ...) cli_run ((f), (run), (const char * const[]) { __VA_ARGS__, NULL })
+
+static void
+test_cli (Fixture       *f,
+          gconstpointer  data)
+{
+  g_autoptr(DynRequest) request = NULL;
+  g_autoptr(DynRequest) filtered = NULL;
+  g_autoptr(DynValue) yes = dyn_value_new_bool (TRUE);
+  g_autoptr(JsonNode) counted = NULL;
+  g_autofree char *jsonl = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *got = NULL;
+  Run run = { 0 };
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  create_and_load (f, N_ITEMS);
+  request = dyn_request_new (DYN_OP_SCAN, f->fx.table);
+  jsonl = g_build_filename (f->dir, "cli.jsonl", NULL);
+  csv = g_build_filename (f->dir, "even.csv", NULL);
+
+  /* The format from the extension, said on stderr; the file is the Scan. */
+  CLI (f, &run, "export", f->fx.table, "--output", "cli.jsonl", "--segments", "4");
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.err, "ddb-json"));
+  g_assert_nonnull (strstr (run.err, "4 of 4 segments done"));
+  expected = scan_text (f, request);
+  got = file_text (jsonl, DYN_TRANSFER_FORMAT_DDB_JSON);
+  g_assert_cmpstr (got, ==, expected);
+  run_clear (&run);
+
+  /* Again: refused, and says what to do. */
+  CLI (f, &run, "export", f->fx.table, "--output", "cli.jsonl", "--quiet");
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "exists already"));
+  run_clear (&run);
+
+  /* No format and no telling extension. */
+  CLI (f, &run, "export", f->fx.table, "--output", "items.out");
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "--format"));
+  run_clear (&run);
+
+  /* A filter and a projection, as CSV. */
+  CLI (f, &run, "export", f->fx.table, "--output", "even.csv", "--filter", "even = true",
+       "--projection", "pk, sk, even, s", "--quiet");
+  g_assert_cmpint (run.status, ==, 0);
+  g_clear_pointer (&expected, g_free);
+  g_clear_pointer (&got, g_free);
+  filtered = dyn_request_copy (request);
+  filtered->filter = g_strdup ("even = :yes");
+  filtered->projection = g_strdup ("pk, sk, even, s");
+  dyn_request_add_value (filtered, ":yes", yes);
+  expected = scan_text (f, filtered);
+  got = file_text (csv, DYN_TRANSFER_FORMAT_CSV);
+  g_assert_cmpstr (got, ==, expected);
+  run_clear (&run);
+
+  /* count: the cost first, then the exact count and its cost. */
+  CLI (f, &run, "count", f->fx.table, "--segments", "2", "--quiet");
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_str_has_prefix (run.out, "Counting costs about "));
+  g_assert_nonnull (strstr (run.out, "\n72 items (72 scanned) · cost "));
+  run_clear (&run);
+
+  CLI (f, &run, "count", f->fx.table, "--filter", "even = true", "--json", "--quiet");
+  g_assert_cmpint (run.status, ==, 0);
+  counted = json_from_string (run.out, NULL);
+  g_assert_nonnull (counted);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (counted), "count"), ==, N_ITEMS / 2);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (counted), "scanned"), ==, N_ITEMS);
+  g_assert_cmpfloat (json_object_get_double_member (json_node_get_object (counted), "readUnits"), >, 0);
+  run_clear (&run);
+}
+
 #define ADD(path, func, data) \
   g_test_add (path, Fixture, data, fixture_setup, func, fixture_teardown)
 
@@ -901,6 +1031,7 @@ main (int    argc,
   ADD ("/transfer/roundtrip/json", test_roundtrip, GINT_TO_POINTER (DYN_TRANSFER_FORMAT_JSON));
   ADD ("/transfer/roundtrip/csv", test_roundtrip, GINT_TO_POINTER (DYN_TRANSFER_FORMAT_CSV));
   ADD ("/transfer/roundtrip/s3", test_roundtrip, GINT_TO_POINTER (DYN_TRANSFER_FORMAT_S3));
+  ADD ("/transfer/cli/export-count", test_cli, NULL);
   g_test_add_func ("/transfer/estimates", test_estimates);
   status = g_test_run ();
   remove_tree (state);

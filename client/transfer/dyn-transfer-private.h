@@ -68,7 +68,9 @@ void             dyn_transfer_scan_set_lane_done (DynTransferScan  *self,
 /* At most @max_rcu read units per second over all lanes (0: no limit). */
 void             dyn_transfer_scan_set_max_rcu   (DynTransferScan  *self,
                                                   double            max_rcu);
-/* Runs every lane to its end (or the first error, or the cancel). */
+/* Runs every lane to its end (or the first error, or the cancel). Running
+ * the same scan again after an error or a cancel continues each lane after
+ * the last page its page function took (returned TRUE for). */
 void             dyn_transfer_scan_run_async     (DynTransferScan         *self,
                                                   DynTransferScanPageFunc  page_func,
                                                   gpointer                 page_data,

@@ -236,18 +236,22 @@ page_cb (GObject      *object,
   page.scanned = after->scanned - before->scanned;
   page.read_units = after->read_units - before->read_units;
   page.requests = after->requests - before->requests;
-  if (page.last_key == NULL)
-    {
-      lane->done = TRUE;
-      self->lanes_done++;
-    }
-
   /* A page that arrived is always handed out, also after a cancel, so that
    * what the caller recorded matches what was read. */
   if (self->page_func != NULL && !self->page_func (&page, self->page_data, &error))
     {
       lane_stop (lane, error);
       return;
+    }
+
+  /* A later run of this scan continues after the page the caller took. */
+  g_clear_pointer (&lane->start_key, dyn_value_unref);
+  if (page.last_key != NULL)
+    lane->start_key = dyn_value_ref (page.last_key);
+  else
+    {
+      lane->done = TRUE;
+      self->lanes_done++;
     }
 
   if (lane->done || g_cancellable_is_cancelled (self->cancellable))
