@@ -131,6 +131,8 @@ struct _DynWindow
 
   /* Export and Import (dyn-window-transfer.c): the dialog open, weak. */
   GtkWidget            *transfer_dialog;
+  /* Create Table and the Table page's operations (dyn-window-tables.c). */
+  struct _DynWindowTables *table_admin;
 };
 
 enum {
@@ -213,6 +215,13 @@ void _dyn_window_design_dispose (DynWindow *self);
 void _dyn_window_class_transfer_init (GtkWidgetClass *widget_class);
 void _dyn_window_transfer_update_actions (DynWindow *self);
 void _dyn_window_transfer_dispose (DynWindow *self);
+/* dyn-window-tables.c */
+typedef struct _DynWindowTables DynWindowTables;
+void _dyn_window_class_tables_init (GtkWidgetClass *widget_class);
+void _dyn_window_tables_init (DynWindow *self);
+void _dyn_window_tables_dispose (DynWindow *self);
+void _dyn_window_tables_refresh (DynWindow *self);
+void _dyn_window_tables_update_actions (DynWindow *self);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

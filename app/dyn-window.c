@@ -317,6 +317,7 @@ _dyn_window_update_actions (DynWindow *self)
   _dyn_window_update_edit_actions (self);
   _dyn_window_history_update_actions (self);
   _dyn_window_transfer_update_actions (self);
+  _dyn_window_tables_update_actions (self);
   update_empty_page (self);
 }
 
@@ -427,6 +428,7 @@ dyn_window_dispose (GObject *object)
   _dyn_window_partiql_dispose (self);
   _dyn_window_design_dispose (self);
   _dyn_window_transfer_dispose (self);
+  _dyn_window_tables_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_WINDOW);
 
   G_OBJECT_CLASS (dyn_window_parent_class)->dispose (object);
@@ -598,6 +600,7 @@ dyn_window_class_init (DynWindowClass *klass)
   _dyn_window_class_partiql_init (widget_class);
   _dyn_window_class_design_init (widget_class);
   _dyn_window_class_transfer_init (widget_class);
+  _dyn_window_class_tables_init (widget_class);
 }
 
 static void
@@ -647,6 +650,7 @@ dyn_window_init (DynWindow *self)
   _dyn_window_sql_init (self);
   _dyn_window_partiql_init (self);
   _dyn_window_design_init (self);
+  _dyn_window_tables_init (self);
   update_page_size_button (self);
   self->age_id = g_timeout_add_seconds (30, age_tick_cb, self);
   gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);

@@ -103,6 +103,9 @@ DynPartiqlEditor     *dyn_window_get_partiql_editor (DynWindow *self);
  * shown) or the model saved as a Dynoscope model file: what win.design-open
  * and win.design-save do after their file dialog. */
 DynDesignView        *dyn_window_get_design_view    (DynWindow *self);
+/* The Create Table dialog, the Add Index dialog or the confirmation of a
+ * table operation open now, or NULL (dyn-window-tables.c). */
+GtkWindow            *dyn_window_get_table_dialog   (DynWindow *self);
 gboolean              dyn_window_open_design_file   (DynWindow *self,
                                                      GFile     *file,
                                                      GError   **error);
