@@ -31,7 +31,7 @@ struct _DynFaultServer
   GSocket      *listener;
   GCancellable *cancellable;
   GThread      *accept_thread;
-  GPtrArray    *threads;        /* GThread*, one per connection */
+  GPtrArray    *threads;        /* Worker*, one per connection not yet joined */
 
   GQueue        script;         /* Scripted* */
   GPtrArray    *requests;       /* DynFaultRequest* */
@@ -63,7 +63,14 @@ typedef struct
 
 typedef struct
 {
+  GThread *thread;
+  gint     done;                /* set (atomically) as the thread's last act */
+} Worker;
+
+typedef struct
+{
   DynFaultServer    *server;
+  Worker            *worker;
   GSocket           *socket;
   guint              serial;
   gboolean           reset;     /* close with RST instead of FIN */
@@ -378,6 +385,7 @@ connection_thread (gpointer data)
   Connection *c = data;
   DynFaultServer *self = c->server;
   g_autoptr(GByteArray) buf = g_byte_array_new ();
+  Worker *worker;
 
   for (;;)
     {
@@ -428,7 +436,9 @@ connection_thread (gpointer data)
   g_object_unref (c->socket);
   g_clear_object (&c->upstream);
   g_clear_pointer (&c->upstream_buf, g_byte_array_unref);
+  worker = c->worker;
   g_free (c);
+  g_atomic_int_set (&worker->done, 1);
   return NULL;
 }
 
@@ -454,10 +464,24 @@ accept_thread (gpointer data)
       c = g_new0 (Connection, 1);
       c->server = self;
       c->socket = socket;
+      c->worker = g_new0 (Worker, 1);
 
       g_mutex_lock (&self->mutex);
+      /* Join the threads of closed connections, so that a long run with
+       * many resets does not keep their stacks. */
+      for (guint i = self->threads->len; i > 0; i--)
+        {
+          Worker *w = self->threads->pdata[i - 1];
+          if (g_atomic_int_get (&w->done))
+            {
+              g_thread_join (w->thread);
+              g_free (w);
+              g_ptr_array_remove_index_fast (self->threads, i - 1);
+            }
+        }
       c->serial = ++self->connections;
-      g_ptr_array_add (self->threads, g_thread_new ("fault-conn", connection_thread, c));
+      c->worker->thread = g_thread_new ("fault-conn", connection_thread, c);
+      g_ptr_array_add (self->threads, c->worker);
       g_mutex_unlock (&self->mutex);
     }
   return NULL;
@@ -529,7 +553,11 @@ dyn_fault_server_free (DynFaultServer *self)
   /* After the acceptor is gone no thread is added, so the list can be joined unlocked. */
   g_thread_join (self->accept_thread);
   for (guint i = 0; i < self->threads->len; i++)
-    g_thread_join (self->threads->pdata[i]);
+    {
+      Worker *w = self->threads->pdata[i];
+      g_thread_join (w->thread);
+      g_free (w);
+    }
   g_ptr_array_unref (self->threads);
 
   g_socket_close (self->listener, NULL);
