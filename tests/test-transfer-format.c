@@ -445,6 +445,316 @@ test_json_seek (gconstpointer data)
   rm_rf (dir);
 }
 
+/* ------------------------------------------------------------------- S3 */
+
+/* An export in @dir: @n_files data files of zoo items, each page of
+ * @per_member items its own gzip member; returns the data of each file. */
+static GPtrArray *
+write_s3_export (const char *dir,
+                 guint       n_files,
+                 guint       per_file,
+                 guint       per_member)
+{
+  g_autofree char *data_dir = g_build_filename (dir, "data", NULL);
+  g_autoptr(GArray) files = g_array_new (FALSE, TRUE, sizeof (DynS3DataFile));
+  GPtrArray *texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDateTime) when = g_date_time_new_utc (2026, 11, 30, 12, 0, 1.5);
+  DynS3ExportInfo info = { "arn:aws:dynamodb:us-east-1:000000000000:table/Zoo", when };
+  guint k = 0;
+
+  g_assert_cmpint (g_mkdir_with_parents (data_dir, 0755), ==, 0);
+  for (guint f = 0; f < n_files; f++)
+    {
+      g_autoptr(GByteArray) gz = g_byte_array_new ();
+      g_autoptr(GString) all = g_string_new (NULL);
+      g_autoptr(GString) page = g_string_new (NULL);
+      char *rel = g_strdup_printf ("data/file%02u-abcdefghijklmnop.json.gz", f);
+      g_autofree char *path = g_build_filename (dir, rel, NULL);
+      DynS3DataFile file = { rel, per_file };
+
+      for (guint i = 0; i < per_file; i++)
+        {
+          g_autoptr(DynValue) item = make_zoo_item (k++);
+
+          dyn_transfer_append_line (DYN_TRANSFER_FORMAT_S3, item, page);
+          if ((i + 1) % per_member == 0 || i + 1 == per_file)
+            {
+              dyn_transfer_gzip_append (page->str, page->len, gz);
+              g_string_append_len (all, page->str, page->len);
+              g_string_truncate (page, 0);
+            }
+        }
+      if (per_file == 0)
+        dyn_transfer_gzip_append ("", 0, gz);
+      write_file (path, (const char *) gz->data, gz->len);
+      g_ptr_array_add (texts, g_strdup (all->str));
+      g_ptr_array_add (paths, rel);
+      g_array_append_val (files, file);
+    }
+  g_assert_true (dyn_s3_export_write_manifests (dir, &info, (DynS3DataFile *) files->data, files->len, &error));
+  g_assert_no_error (error);
+  return texts;
+}
+
+static void
+test_s3_roundtrip (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(GPtrArray) texts = write_s3_export (dir, 3, 5, 2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynItemReader) reader = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *manifest = NULL;
+  g_autofree char *summary_path = g_build_filename (dir, "manifest-summary.json", NULL);
+  g_autofree char *files_path = g_build_filename (dir, "manifest-files.json", NULL);
+  DynTransferFormat f;
+  DynItemPosition pos;
+  g_autofree char *where = NULL;
+
+  g_assert_true (dyn_transfer_format_detect (dir, &f, NULL));
+  g_assert_cmpint (f, ==, DYN_TRANSFER_FORMAT_S3);
+
+  /* the manifests as AWS writes them */
+  g_assert_true (g_file_get_contents (summary_path, &summary, NULL, NULL));
+  g_assert_nonnull (strstr (summary, "\"version\":\"2020-06-30\""));
+  g_assert_nonnull (strstr (summary, "\"exportTime\":\"2026-11-30T12:00:01.500Z\""));
+  g_assert_nonnull (strstr (summary, "\"itemCount\":15"));
+  g_assert_nonnull (strstr (summary, "\"outputFormat\":\"DYNAMODB_JSON\""));
+  g_assert_nonnull (strstr (summary, "\"manifestFilesS3Key\":\"AWSDynamoDB/"));
+  g_assert_nonnull (strstr (summary, "\"exportArn\":\"arn:aws:dynamodb:us-east-1:000000000000:table/Zoo/export/"));
+  g_assert_true (g_file_get_contents (files_path, &manifest, NULL, NULL));
+  g_assert_true (g_str_has_prefix (manifest, "{\"itemCount\":5,\"md5Checksum\":\""));
+  g_assert_nonnull (strstr (manifest, "/data/file02-abcdefghijklmnop.json.gz\"}\n"));
+
+  reader = dyn_item_reader_new (dir, DYN_TRANSFER_FORMAT_S3, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (dyn_item_reader_get_expected_items (reader), ==, 15);
+  items = read_all (reader, NULL);
+  g_assert_cmpuint (items->len, ==, 15);
+  for (guint i = 0; i < items->len; i++)
+    {
+      g_autoptr(DynValue) want = make_zoo_item (i);
+      g_autofree char *a = ddb_text (want);
+      g_autofree char *b = ddb_text (g_ptr_array_index (items, i));
+
+      g_assert_cmpstr (a, ==, b);
+    }
+  g_assert_cmpuint (dyn_item_reader_get_bytes_read (reader), ==, dyn_item_reader_get_bytes_total (reader));
+  dyn_item_reader_get_last (reader, &pos);
+  g_assert_cmpuint (pos.file, ==, 2);
+  g_assert_cmpuint (pos.line, ==, 5);
+  where = dyn_item_reader_describe_position (reader, &pos);
+  g_assert_cmpstr (where, ==, "data/file02-abcdefghijklmnop.json.gz line 5");
+
+  /* the folder that holds AWSDynamoDB/<id>/ is found as well */
+  {
+    g_autofree char *top = make_tmpdir ();
+    g_autofree char *aws = g_build_filename (top, "AWSDynamoDB", NULL);
+    g_autofree char *moved = g_build_filename (aws, "01234567890123-abcdefgh", NULL);
+    g_autoptr(DynItemReader) r2 = NULL;
+    g_autoptr(GPtrArray) items2 = NULL;
+
+    g_assert_cmpint (g_mkdir (aws, 0755), ==, 0);
+    g_assert_cmpint (g_rename (dir, moved), ==, 0);
+    r2 = dyn_item_reader_new (top, DYN_TRANSFER_FORMAT_S3, NULL, &error);
+    g_assert_no_error (error);
+    items2 = read_all (r2, NULL);
+    g_assert_cmpuint (items2->len, ==, 15);
+    g_assert_cmpint (g_rename (moved, dir), ==, 0);
+    rm_rf (top);
+  }
+  rm_rf (dir);
+}
+
+static void
+test_s3_seek (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(GPtrArray) texts = write_s3_export (dir, 3, 4, 3);
+
+  check_seek_everywhere (dir, DYN_TRANSFER_FORMAT_S3, NULL);
+  rm_rf (dir);
+}
+
+/* Python's gzip module reads the multi-member files the writer makes. */
+static void
+test_s3_python_gzip (void)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *dir = NULL;
+  g_autoptr(GPtrArray) texts = NULL;
+
+  if (python == NULL)
+    {
+      g_test_skip ("python3 is not installed");
+      return;
+    }
+  dir = make_tmpdir ();
+  texts = write_s3_export (dir, 2, 7, 2);
+  for (guint f = 0; f < 2; f++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/data/file%02u-abcdefghijklmnop.json.gz", dir, f);
+      const char *argv[] = { python, "-c",
+                             "import gzip, sys; sys.stdout.buffer.write(gzip.open(sys.argv[1]).read())",
+                             path, NULL };
+      g_autofree char *out = NULL;
+      g_autofree char *err = NULL;
+      g_autoptr(GError) error = NULL;
+      int status = 0;
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                   &out, &err, &status, &error));
+      g_assert_no_error (error);
+      g_assert_true (g_spawn_check_wait_status (status, NULL));
+      g_assert_cmpstr (out, ==, g_ptr_array_index (texts, f));
+    }
+  rm_rf (dir);
+}
+
+/* Reads @dir as S3; returns the first FAILED (or construction) error. */
+static GError *
+s3_read_error (const char *dir,
+               gboolean    verify)
+{
+  DynItemReaderOptions options = { NULL, verify };
+  GError *error = NULL;
+  g_autoptr(DynItemReader) reader = dyn_item_reader_new (dir, DYN_TRANSFER_FORMAT_S3, &options, &error);
+
+  if (reader == NULL)
+    return error;
+  for (;;)
+    {
+      g_autoptr(DynValue) item = NULL;
+      g_autoptr(GError) e = NULL;
+      DynItemReadResult r = dyn_item_reader_next (reader, &item, &e);
+
+      if (r == DYN_ITEM_READ_END)
+        return NULL;
+      if (r == DYN_ITEM_READ_FAILED)
+        return g_steal_pointer (&e);
+    }
+}
+
+static void
+replace_in_file (const char *path,
+                 const char *from,
+                 const char *to)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GString) s = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, from));
+  s = g_string_new (text);
+  g_string_replace (s, from, to, 1);
+  write_file (path, s->str, s->len);
+}
+
+static void
+test_s3_checksum (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(GPtrArray) texts = write_s3_export (dir, 2, 3, 3);
+  g_autofree char *gz = g_build_filename (dir, "data", "file01-abcdefghijklmnop.json.gz", NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+  g_autoptr(GError) e1 = NULL;
+  g_autoptr(GError) e2 = NULL;
+
+  g_assert_null (s3_read_error (dir, TRUE));
+  /* one flipped byte inside the deflate data */
+  g_assert_true (g_file_get_contents (gz, &data, &len, NULL));
+  data[len / 2] ^= 0x01;
+  write_file (gz, data, len);
+  e1 = s3_read_error (dir, TRUE);
+  g_assert_nonnull (e1);
+  g_assert_cmpstr (e1->message, ==, "data/file01-abcdefghijklmnop.json.gz: checksum does not match the manifest");
+  /* without the check, gzip's own CRC (or the JSON) still refuses it */
+  e2 = s3_read_error (dir, FALSE);
+  g_assert_nonnull (e2);
+  g_assert_true (g_str_has_prefix (e2->message, "data/file01-abcdefghijklmnop.json.gz"));
+  rm_rf (dir);
+}
+
+static void
+test_s3_item_count (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(GPtrArray) texts = write_s3_export (dir, 2, 3, 3);
+  g_autofree char *files = g_build_filename (dir, "manifest-files.json", NULL);
+  g_autofree char *summary = g_build_filename (dir, "manifest-summary.json", NULL);
+  g_autoptr(GError) e1 = NULL;
+  g_autoptr(GError) e2 = NULL;
+
+  /* a file with fewer items than its manifest line says */
+  replace_in_file (files, "{\"itemCount\":3,", "{\"itemCount\":4,");
+  e1 = s3_read_error (dir, TRUE);
+  g_assert_nonnull (e1);
+  g_assert_cmpstr (e1->message, ==, "manifest-files.json counts 7 items, manifest-summary.json 6");
+  replace_in_file (summary, "\"itemCount\":6", "\"itemCount\":7");
+  e2 = s3_read_error (dir, TRUE);
+  g_assert_nonnull (e2);
+  g_assert_cmpstr (e2->message, ==, "data/file00-abcdefghijklmnop.json.gz: 3 items, the manifest says 4");
+  rm_rf (dir);
+}
+
+static void
+test_s3_refused (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(GPtrArray) texts = write_s3_export (dir, 1, 2, 2);
+  g_autofree char *summary = g_build_filename (dir, "manifest-summary.json", NULL);
+  g_autoptr(GError) e1 = NULL;
+  g_autoptr(GError) e2 = NULL;
+  g_autoptr(GError) e3 = NULL;
+
+  replace_in_file (summary, "\"outputFormat\":\"DYNAMODB_JSON\"", "\"outputFormat\":\"ION\"");
+  e1 = s3_read_error (dir, TRUE);
+  g_assert_nonnull (e1);
+  g_assert_nonnull (strstr (e1->message, "Amazon Ion export"));
+  replace_in_file (summary, "\"outputFormat\":\"ION\"", "\"outputFormat\":\"DYNAMODB_JSON\"");
+  replace_in_file (summary, "\"exportType\":\"FULL_EXPORT\"", "\"exportType\":\"INCREMENTAL_EXPORT\"");
+  e2 = s3_read_error (dir, TRUE);
+  g_assert_nonnull (e2);
+  g_assert_nonnull (strstr (e2->message, "incremental export"));
+  replace_in_file (summary, "\"exportType\":\"INCREMENTAL_EXPORT\"", "\"exportType\":\"FULL_EXPORT\"");
+  replace_in_file (summary, "2020-06-30", "2031-01-01");
+  e3 = s3_read_error (dir, TRUE);
+  g_assert_nonnull (e3);
+  g_assert_nonnull (strstr (e3->message, "2031-01-01"));
+  rm_rf (dir);
+}
+
+/* A sample in AWS's documented layout (tests/transfer-data/s3-export: the
+ * bucket prefix, AWSDynamoDB/<id>/ below it, an empty partition's file). */
+static void
+test_s3_aws_sample (void)
+{
+  const char *dir = g_test_get_filename (G_TEST_DIST, "transfer-data", "s3-export", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynItemReader) reader = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  DynTransferFormat f;
+  DynValue *first;
+
+  g_assert_true (dyn_transfer_format_detect (dir, &f, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (f, ==, DYN_TRANSFER_FORMAT_S3);
+  reader = dyn_item_reader_new (dir, DYN_TRANSFER_FORMAT_S3, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (dyn_item_reader_get_expected_items (reader), ==, 3);
+  items = read_all (reader, NULL);
+  g_assert_cmpuint (items->len, ==, 3);
+  first = g_ptr_array_index (items, 0);
+  g_assert_cmpstr (dyn_value_get_number (dyn_value_map_lookup (first, "Id")), ==, "103");
+  g_assert_cmpuint (dyn_value_get_value_type (dyn_value_map_lookup (first, "Authors")), ==, DYN_VALUE_SS);
+  g_assert_false (dyn_value_get_bool (dyn_value_map_lookup (first, "InPublication")));
+  g_assert_cmpstr (dyn_value_get_number (dyn_value_map_lookup (g_ptr_array_index (items, 2), "Id")), ==, "101");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -462,6 +772,14 @@ main (int    argc,
   g_test_add_func ("/transfer-format/ddb-json/long-line", test_json_long_line);
   g_test_add_data_func ("/transfer-format/ddb-json/seek", GINT_TO_POINTER (DYN_TRANSFER_FORMAT_DDB_JSON), test_json_seek);
   g_test_add_data_func ("/transfer-format/json/seek", GINT_TO_POINTER (DYN_TRANSFER_FORMAT_JSON), test_json_seek);
+
+  g_test_add_func ("/transfer-format/s3/roundtrip", test_s3_roundtrip);
+  g_test_add_func ("/transfer-format/s3/seek", test_s3_seek);
+  g_test_add_func ("/transfer-format/s3/python-gzip", test_s3_python_gzip);
+  g_test_add_func ("/transfer-format/s3/checksum", test_s3_checksum);
+  g_test_add_func ("/transfer-format/s3/item-count", test_s3_item_count);
+  g_test_add_func ("/transfer-format/s3/refused", test_s3_refused);
+  g_test_add_func ("/transfer-format/s3/aws-sample", test_s3_aws_sample);
 
   return g_test_run ();
 }

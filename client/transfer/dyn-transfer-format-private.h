@@ -18,6 +18,7 @@ typedef struct {
   char    *local;   /* the file on disk */
   guint64  items;   /* the manifest's itemCount */
   char    *md5;     /* Base64, NULL when the manifest has none */
+  guint64  size;    /* bytes on disk */
 } DynS3File;
 
 typedef struct {
@@ -92,9 +93,9 @@ gboolean          _dyn_s3_reader_open_file (DynItemReader *self, guint index, GE
 /* At the end of the current file: checks its item count. */
 gboolean          _dyn_s3_reader_finish_file (DynItemReader *self, GError **error);
 void              _dyn_s3_file_free    (gpointer file);
-/* The export folder of @path (itself, or the one AWSDynamoDB/<id>/ below
- * it), or NULL */
-char             *_dyn_s3_find_export  (const char *path);
+/* The export folder of @path (itself, its manifest-summary.json, or the one
+ * AWSDynamoDB/<id>/ below it), or NULL with @error set */
+char             *_dyn_s3_find_export  (const char *path, GError **error);
 /* From memory, for the fuzz target: manifest-files.json text → files */
 GPtrArray        *_dyn_s3_parse_manifest_files (const char *text, gsize len,
                                                 const char *folder, GError **error);

@@ -444,7 +444,12 @@ json_next (DynItemReader *self,
       g_string_truncate (self->text, 0);
       r = _dyn_item_reader_read_line (self, &too_long, error);
       if (r < 0)
-        return DYN_ITEM_READ_FAILED;
+        {
+          if (self->format == DYN_TRANSFER_FORMAT_S3)
+            g_prefix_error (error, "%s: ",
+                            ((DynS3File *) g_ptr_array_index (self->files, self->file_index))->key);
+          return DYN_ITEM_READ_FAILED;
+        }
       if (r == 0)
         {
           if (self->format != DYN_TRANSFER_FORMAT_S3)
@@ -453,8 +458,9 @@ json_next (DynItemReader *self,
             return DYN_ITEM_READ_FAILED;
           if (self->file_index + 1 >= self->files->len)
             {
-              self->file_index = self->files->len;
               _dyn_item_reader_close_source (self);
+              self->file_index = self->files->len;
+              self->offset = 0;
               current_position (self, &self->next);
               return DYN_ITEM_READ_END;
             }
@@ -558,8 +564,13 @@ dyn_item_reader_next (DynItemReader  *self,
 
   if (self->format == DYN_TRANSFER_FORMAT_CSV)
     return _dyn_csv_reader_next (self, item, error);
-  if (self->format == DYN_TRANSFER_FORMAT_S3 && self->file_index >= self->files->len)
-    return DYN_ITEM_READ_END;
+  if (self->format == DYN_TRANSFER_FORMAT_S3)
+    {
+      if (self->file_index >= self->files->len)
+        return DYN_ITEM_READ_END;
+      if (!self->file_open && !_dyn_s3_reader_open_file (self, self->file_index, error))
+        return DYN_ITEM_READ_FAILED;
+    }
   return json_next (self, item, error);
 }
 
@@ -694,22 +705,11 @@ dyn_transfer_format_detect (const char        *path,
 
   g_return_val_if_fail (path != NULL && format != NULL, FALSE);
 
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) || g_str_has_suffix (path, "manifest-summary.json"))
     {
-      export = _dyn_s3_find_export (path);
+      export = _dyn_s3_find_export (path, error);
       if (export == NULL)
-        {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                       /* Translators: %s is a folder */
-                       _("%s holds no DynamoDB export (no manifest-summary.json in it or in one AWSDynamoDB/<id>/ below it)"),
-                       path);
-          return FALSE;
-        }
-      *format = DYN_TRANSFER_FORMAT_S3;
-      return TRUE;
-    }
-  if (g_str_has_suffix (path, "manifest-summary.json"))
-    {
+        return FALSE;
       *format = DYN_TRANSFER_FORMAT_S3;
       return TRUE;
     }
