@@ -755,6 +755,251 @@ test_s3_aws_sample (void)
   g_assert_cmpstr (dyn_value_get_number (dyn_value_map_lookup (g_ptr_array_index (items, 2), "Id")), ==, "101");
 }
 
+/* ------------------------------------------------------------------ CSV */
+
+static char *
+write_zoo_csv (const char *dir,
+               guint       n)
+{
+  const char *keys[] = { "pk", NULL };
+  g_autoptr(DynCsvColumns) columns = dyn_csv_columns_new (keys);
+  g_autoptr(GString) out = g_string_new (NULL);
+  char *path = g_build_filename (dir, "zoo.csv", NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DynValue) item = make_zoo_item (i);
+      dyn_csv_columns_add_item (columns, item);
+    }
+  dyn_csv_columns_append_header (columns, out);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DynValue) item = make_zoo_item (i);
+      dyn_csv_columns_append_row (columns, item, out);
+    }
+  write_file (path, out->str, out->len);
+  return path;
+}
+
+static void
+test_csv_roundtrip (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = write_zoo_csv (dir, 6);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynItemReader) reader = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  /* the key first; one column per (name, type): mixed is S in some items, N in others */
+  g_assert_true (g_str_has_prefix (text, "pk (S),n38 (N),tiny (N),"));
+  g_assert_nonnull (strstr (text, ",mixed (S),mixed (N)\r\n"));
+  g_assert_nonnull (strstr (text, ",\"comma, name (S)\",\"quote \"\"name\"\" (S)\",\"new\nline (S)\",\" spaced  (S)\",typed (S) (N),"));
+
+  reader = dyn_item_reader_new (path, DYN_TRANSFER_FORMAT_CSV, NULL, &error);
+  g_assert_no_error (error);
+  items = read_all (reader, NULL);
+  g_assert_cmpuint (items->len, ==, 6);
+  for (guint i = 0; i < items->len; i++)
+    {
+      g_autoptr(DynValue) want = make_zoo_item (i);
+
+      assert_items_equal (want, g_ptr_array_index (items, i));
+    }
+  rm_rf (dir);
+}
+
+static void
+test_csv_cells (void)
+{
+  g_autoptr(DynValue) a = item_from_ddb (
+    "{\"pk\":{\"S\":\"a,b\"},\"q\":{\"S\":\"say \\\"hi\\\"\"},\"nl\":{\"S\":\"x\\ny\"},\"cr\":{\"S\":\"x\\ry\"},"
+    "\"sp\":{\"S\":\" x\"},\"e\":{\"S\":\"\"},\"eb\":{\"B\":\"\"},\"n\":{\"N\":\"1.50\"},\"t\":{\"BOOL\":true},"
+    "\"nu\":{\"NULL\":true},\"ss\":{\"SS\":[\"a\",\"b\"]},\"ns\":{\"NS\":[\"1\",\".5\",\"+2\"]},\"bs\":{\"BS\":[\"AA==\"]},"
+    "\"m\":{\"M\":{\"k\":{\"N\":\"1\"}}},\"l\":{\"L\":[{\"S\":\"v\"}]},\"f\":{\"S\":\"=SUM(A1:A2)\"}}");
+  g_autoptr(DynValue) b = item_from_ddb ("{\"pk\":{\"S\":\"b\"}}");
+  g_autoptr(DynCsvColumns) columns = dyn_csv_columns_new (NULL);
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  dyn_csv_columns_add_item (columns, a);
+  dyn_csv_columns_add_item (columns, b);
+  g_assert_cmpuint (dyn_csv_columns_get_count (columns), ==, 16);
+  dyn_csv_columns_append_header (columns, out);
+  g_assert_cmpstr (out->str, ==, "pk (S),q (S),nl (S),cr (S),sp (S),e (S),eb (B),n (N),t (BOOL),nu (NULL),ss (SS),ns (NS),bs (BS),m (M),l (L),f (S)\r\n");
+  g_string_truncate (out, 0);
+  dyn_csv_columns_append_row (columns, a, out);
+  g_assert_cmpstr (out->str, ==,
+                   "\"a,b\",\"say \"\"hi\"\"\",\"x\ny\",\"x\ry\",\" x\",\"\",\"\",1.50,true,null,"
+                   "\"[\"\"a\"\",\"\"b\"\"]\",\"[1,\"\".5\"\",\"\"+2\"\"]\",\"[\"\"AA==\"\"]\","
+                   "\"{\"\"k\"\":1}\",\"[\"\"v\"\"]\",=SUM(A1:A2)\r\n");
+  g_string_truncate (out, 0);
+  /* absent attributes: empty unquoted cells */
+  dyn_csv_columns_append_row (columns, b, out);
+  g_assert_cmpstr (out->str, ==, "b,,,,,,,,,,,,,,,\r\n");
+}
+
+static void
+csv_reader_error (const char         *text,
+                  const char * const *types,
+                  const char         *expected)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "h.csv", NULL);
+  DynItemReaderOptions options = { types, TRUE };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynItemReader) reader = NULL;
+
+  write_file (path, text, -1);
+  reader = dyn_item_reader_new (path, DYN_TRANSFER_FORMAT_CSV, &options, &error);
+  g_assert_null (reader);
+  g_assert_nonnull (error);
+  g_assert_cmpstr (error->message, ==, expected);
+  rm_rf (dir);
+}
+
+static void
+test_csv_header (void)
+{
+  const char *types[] = { "price=N", "a=b=BOOL", NULL };
+  const char *bad_types[] = { "price=NUMBER", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "h.csv", NULL);
+  DynItemReaderOptions options = { types, TRUE };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynItemReader) reader = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+  DynValue *item;
+
+  csv_reader_error ("pk (S),b (X)\r\n", NULL, "CSV header, column 2: unknown type \"X\" in \"b (X)\" (S N B BOOL NULL SS NS BS M L)");
+  csv_reader_error ("pk (S),x,pk (S)\n", NULL, "CSV header, column 3: column 1 is \"pk\" of type S already");
+  csv_reader_error ("pk,pk (S)\n", NULL, "CSV header, column 2: column 1 is \"pk\" of type S already");
+  csv_reader_error ("pk (S), (N)\n", NULL, "CSV header, column 2: the attribute name is empty");
+  csv_reader_error ("pk (S),\n", NULL, "CSV header, column 2: the attribute name is empty");
+  csv_reader_error ("\xEF\xBB\xBF\r\n\r\n", NULL, "the CSV file is empty: it has no header row");
+  csv_reader_error ("pk (S),\"b\n", NULL, "CSV header: a quoted cell is not closed");
+  csv_reader_error ("pk\n", bad_types, "CSV column type \"price=NUMBER\" is not NAME=TYPE with TYPE one of S N B BOOL NULL SS NS BS M L");
+
+  /* no suffix: the option's type or S; the LAST suffix counts; lower-case
+   * parentheses belong to the name */
+  write_file (path, "\xEF\xBB\xBFpk,price,a=b,Weight (kg),x (S) (N),x (S)\n"
+                    "k1,1.50,true,12,7,s\n", -1);
+  reader = dyn_item_reader_new (path, DYN_TRANSFER_FORMAT_CSV, &options, &error);
+  g_assert_no_error (error);
+  items = read_all (reader, NULL);
+  g_assert_cmpuint (items->len, ==, 1);
+  item = g_ptr_array_index (items, 0);
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (item, "pk")), ==, "k1");
+  g_assert_cmpstr (dyn_value_get_number (dyn_value_map_lookup (item, "price")), ==, "1.50");
+  g_assert_true (dyn_value_get_bool (dyn_value_map_lookup (item, "a=b")));
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (item, "Weight (kg)")), ==, "12");
+  g_assert_cmpstr (dyn_value_get_number (dyn_value_map_lookup (item, "x (S)")), ==, "7");
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (item, "x")), ==, "s");
+  rm_rf (dir);
+}
+
+static void
+test_csv_bad_rows (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "rows.csv", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynItemReader) reader = NULL;
+  g_autoptr(GPtrArray) bad = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) items = NULL;
+  DynValue *item;
+
+  write_file (path,
+              "\xEF\xBB\xBFpk (S),n (N),v (S),v (N)\r\n"      /* 1 */
+              "a,1,\"two\r\nlines, \"\"quoted\"\"\",\n"        /* 2-3 */
+              "\n"                                             /* 4: no record */
+              "b,,\"\",\n"                                     /* 5 */
+              "c,x1,,\r\n"                                     /* 6: bad number */
+              "d,1,2,3,4\n"                                    /* 7: 5 fields */
+              "e,1,s,2\n"                                      /* 8: v twice */
+              "f,1\"x\",,\n"                                   /* 9: stray quotes */
+              "g,\"1\"x,,\n"                                   /* 10: text after the quote */
+              "h,,,5\n"                                        /* 11 */
+              "i,,\"open\n"                                    /* 12-13: unterminated */
+              "j,,,\n", -1);
+  reader = dyn_item_reader_new (path, DYN_TRANSFER_FORMAT_CSV, NULL, &error);
+  g_assert_no_error (error);
+  items = read_all (reader, bad);
+  g_assert_cmpuint (items->len, ==, 3);
+  item = g_ptr_array_index (items, 0);
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (item, "v")), ==, "two\r\nlines, \"quoted\"");
+  g_assert_cmpstr (dyn_value_get_number (dyn_value_map_lookup (item, "n")), ==, "1");
+  item = g_ptr_array_index (items, 1);
+  /* an unquoted empty cell leaves the attribute out, "" is the empty string */
+  g_assert_null (dyn_value_map_lookup (item, "n"));
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (item, "v")), ==, "");
+  g_assert_cmpuint (dyn_value_get_length (item), ==, 2);
+  item = g_ptr_array_index (items, 2);
+  g_assert_cmpstr (dyn_value_get_number (dyn_value_map_lookup (item, "v")), ==, "5");
+
+  g_assert_cmpuint (bad->len, ==, 6);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (bad, 0), "line 6: column 2 (n (N)): "));
+  g_assert_nonnull (strstr (g_ptr_array_index (bad, 0), "x1"));
+  g_assert_cmpstr (g_ptr_array_index (bad, 1), ==, "line 7: 5 fields, the header has 4");
+  g_assert_cmpstr (g_ptr_array_index (bad, 2), ==, "line 8: column 4 (v (N)): \"v\" has a value in another column already");
+  g_assert_cmpstr (g_ptr_array_index (bad, 3), ==, "line 9: column 2: a quote inside a cell that does not start with one");
+  g_assert_cmpstr (g_ptr_array_index (bad, 4), ==, "line 10: column 2: a closing quote must be followed by a comma or the end of the row");
+  g_assert_cmpstr (g_ptr_array_index (bad, 5), ==, "line 12: a quoted cell is not closed before the end of the file");
+  rm_rf (dir);
+}
+
+static void
+test_csv_seek (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *path = write_zoo_csv (dir, 5);
+  g_autofree char *contents = NULL;
+  g_autoptr(GString) text = NULL;
+  gsize len;
+
+  /* a bad row and an empty line in the middle */
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  /* (the rows hold U+0000: lengths, not strlen) */
+  text = g_string_new_len (contents, len);
+  g_string_append (text, "only,three,cells\r\n\r\n");
+  {
+    const char *rows = strstr (contents, "\r\nitem#0") + 2;
+
+    g_string_append_len (text, rows, len - (rows - contents));
+  }
+  write_file (path, text->str, text->len);
+  check_seek_everywhere (path, DYN_TRANSFER_FORMAT_CSV, NULL);
+  rm_rf (dir);
+}
+
+/* The messages are translated, with their line and column. */
+static void
+test_messages_german (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *dir = make_tmpdir ();
+      g_autofree char *path = g_build_filename (dir, "de.csv", NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynItemReader) reader = NULL;
+      g_autoptr(GPtrArray) bad = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GPtrArray) items = NULL;
+
+      dyn_test_use_translations ("de");
+      write_file (path, "pk (S),n (N)\na,1,2\nb,true\n", -1);
+      reader = dyn_item_reader_new (path, DYN_TRANSFER_FORMAT_CSV, NULL, &error);
+      g_assert_no_error (error);
+      items = read_all (reader, bad);
+      g_assert_cmpuint (bad->len, ==, 2);
+      g_assert_cmpstr (g_ptr_array_index (bad, 0), ==, "Zeile 2: 3 Felder, die Kopfzeile hat 2");
+      g_assert_true (g_str_has_prefix (g_ptr_array_index (bad, 1), "Zeile 3: Spalte 2 (n (N)): "));
+      rm_rf (dir);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int    argc,
       char **argv)
@@ -773,6 +1018,11 @@ main (int    argc,
   g_test_add_data_func ("/transfer-format/ddb-json/seek", GINT_TO_POINTER (DYN_TRANSFER_FORMAT_DDB_JSON), test_json_seek);
   g_test_add_data_func ("/transfer-format/json/seek", GINT_TO_POINTER (DYN_TRANSFER_FORMAT_JSON), test_json_seek);
 
+  g_test_add_func ("/transfer-format/csv/roundtrip", test_csv_roundtrip);
+  g_test_add_func ("/transfer-format/csv/cells", test_csv_cells);
+  g_test_add_func ("/transfer-format/csv/header", test_csv_header);
+  g_test_add_func ("/transfer-format/csv/bad-rows", test_csv_bad_rows);
+  g_test_add_func ("/transfer-format/csv/seek", test_csv_seek);
   g_test_add_func ("/transfer-format/s3/roundtrip", test_s3_roundtrip);
   g_test_add_func ("/transfer-format/s3/seek", test_s3_seek);
   g_test_add_func ("/transfer-format/s3/python-gzip", test_s3_python_gzip);
@@ -780,6 +1030,7 @@ main (int    argc,
   g_test_add_func ("/transfer-format/s3/item-count", test_s3_item_count);
   g_test_add_func ("/transfer-format/s3/refused", test_s3_refused);
   g_test_add_func ("/transfer-format/s3/aws-sample", test_s3_aws_sample);
+  g_test_add_func ("/transfer-format/messages-german", test_messages_german);
 
   return g_test_run ();
 }

@@ -1352,11 +1352,11 @@ dyn_error_get_item (const GError *error)
  * (DynamoDB, November 2025; DYN_KEY_MAX_ATTRIBUTES in client/expr). */
 #define GSI_MAX_KEY_ATTRIBUTES 4
 
-static gboolean
-parse_key_spec (const char  *spec,
-                char       **name,
-                char       **type,
-                GError     **error)
+gboolean
+dyn_parse_key_spec (const char  *spec,
+                    char       **name,
+                    char       **type,
+                    GError     **error)
 {
   const char *colon = strrchr (spec, ':');
 
@@ -1422,9 +1422,8 @@ is_key_type (const char *type)
   return strcmp (type, "S") == 0 || strcmp (type, "N") == 0 || strcmp (type, "B") == 0;
 }
 
-/* DynamoDB's rule for table and index names. */
-static gboolean
-is_valid_index_name (const char *name)
+gboolean
+dyn_is_valid_table_name (const char *name)
 {
   gsize len = strlen (name);
 
@@ -1436,42 +1435,64 @@ is_valid_index_name (const char *name)
   return TRUE;
 }
 
+void
+dyn_key_part_free (DynKeyPart *part)
+{
+  g_free (part->name);
+  g_free (part->type);
+  g_free (part);
+}
+
+gboolean
+dyn_is_projection_spec (const char *text)
+{
+  return strcmp (text, "ALL") == 0 || strcmp (text, "KEYS_ONLY") == 0 || g_str_has_prefix (text, "INCLUDE=");
+}
+
 /* A global secondary index as given to dynoscope-cli: NAME:PK:TYPE, then
  * more partition attributes joined by '+' (PK:TYPE+PK2:TYPE), then
  * optionally ':' and the sort attributes the same way, up to
- * GSI_MAX_KEY_ATTRIBUTES of each (a multi-attribute key). */
-static JsonObject *
-parse_gsi (const char  *spec,
-           JsonArray   *defs,
-           GHashTable  *seen,
-           GError     **error)
+ * GSI_MAX_KEY_ATTRIBUTES of each (a multi-attribute key); with @projection,
+ * optionally ':' and the projection (a part that cannot be a type). */
+gboolean
+dyn_parse_gsi_spec (const char  *spec,
+                    char       **index_name,
+                    GPtrArray  **key_parts,
+                    char       **projection,
+                    GError     **error)
 {
   g_auto(GStrv) parts = g_strsplit (spec, ":", -1);
   guint n = g_strv_length (parts);
-  g_autoptr(JsonObject) gsi = json_object_new ();
-  g_autoptr(GPtrArray) names = g_ptr_array_new ();
-  JsonArray *schema = json_array_new ();
-  JsonObject *projection;
+  g_autoptr(GPtrArray) attributes = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_key_part_free);
   guint group = 0, in_group = 0, j = 1;
   const char *name;
 
-  json_object_set_array_member (gsi, "KeySchema", schema);
+  if (projection != NULL)
+    {
+      *projection = NULL;
+      if (n > 3 && dyn_is_projection_spec (parts[n - 1]))
+        {
+          *projection = g_strdup (parts[n - 1]);
+          g_clear_pointer (&parts[n - 1], g_free);
+          n--;
+        }
+    }
   if (n < 3 || *parts[0] == '\0')
     goto malformed;
-  if (!is_valid_index_name (parts[0]))
+  if (!dyn_is_valid_table_name (parts[0]))
     {
       g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
                    /* Translators: %s is the index as given */
                    _("“%s”: an index name has 3 to 255 characters, letters, digits, “_”, “-” and “.”"), spec);
-      return NULL;
+      goto failed;
     }
-  json_object_set_string_member (gsi, "IndexName", parts[0]);
 
   name = parts[j++];
   for (;;)
     {
       g_autofree char *type = NULL;
       const char *plus;
+      DynKeyPart *part;
 
       if (*name == '\0' || j >= n)
         goto malformed;
@@ -1483,15 +1504,16 @@ parse_gsi (const char  *spec,
           g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
                        /* Translators: the first %s is the index as given, the second a key type in it */
                        _("“%s”: key type “%s” is not S, N or B"), spec, type);
-          return NULL;
+          goto failed;
         }
-      if (g_ptr_array_find_with_equal_func (names, name, g_str_equal, NULL))
-        {
-          g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
-                       /* Translators: the first %s is the index as given, the second an attribute */
-                       _("“%s”: the attribute %s is in the key twice"), spec, name);
-          return NULL;
-        }
+      for (guint k = 0; k < attributes->len; k++)
+        if (strcmp (((DynKeyPart *) attributes->pdata[k])->name, name) == 0)
+          {
+            g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                         /* Translators: the first %s is the index as given, the second an attribute */
+                         _("“%s”: the attribute %s is in the key twice"), spec, name);
+            goto failed;
+          }
       if (++in_group > GSI_MAX_KEY_ATTRIBUTES)
         {
           g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
@@ -1501,12 +1523,13 @@ parse_gsi (const char  *spec,
                          /* Translators: %s is the index as given, %d DynamoDB's limit (4) */
                          : _("“%s”: an index has at most %d sort key attributes"),
                        spec, GSI_MAX_KEY_ATTRIBUTES);
-          return NULL;
+          goto failed;
         }
-      if (!add_attribute_definition (defs, seen, spec, name, type, error))
-        return NULL;
-      g_ptr_array_add (names, (gpointer) name);
-      add_key_element (schema, name, group == 0 ? "HASH" : "RANGE");
+      part = g_new0 (DynKeyPart, 1);
+      part->name = g_strdup (name);
+      part->type = g_steal_pointer (&type);
+      part->sort = group == 1;
+      g_ptr_array_add (attributes, part);
 
       if (plus != NULL)
         name = plus + 1;          /* the next attribute of this key part */
@@ -1522,16 +1545,52 @@ parse_gsi (const char  *spec,
         break;
     }
 
-  projection = json_object_new ();
-  json_object_set_string_member (projection, "ProjectionType", "ALL");
-  json_object_set_object_member (gsi, "Projection", projection);
-  return g_steal_pointer (&gsi);
+  *index_name = g_strdup (parts[0]);
+  *key_parts = g_steal_pointer (&attributes);
+  return TRUE;
 
 malformed:
   g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
                /* Translators: %s is the index as given; keep NAME:PK:TYPE and the rest as they are */
                _("“%s”: an index is written NAME:PK:TYPE[+PK2:TYPE…][:SK:TYPE[+SK2:TYPE…]]"), spec);
-  return NULL;
+failed:
+  if (projection != NULL)
+    g_clear_pointer (projection, g_free);
+  return FALSE;
+}
+
+/* The GSI of dyn_create_table_params(): its key parsed by dyn_parse_gsi_spec(),
+ * projection ALL. */
+static JsonObject *
+parse_gsi (const char  *spec,
+           JsonArray   *defs,
+           GHashTable  *seen,
+           GError     **error)
+{
+  g_autoptr(JsonObject) gsi = json_object_new ();
+  g_autoptr(GPtrArray) parts = NULL;
+  g_autofree char *name = NULL;
+  JsonArray *schema;
+  JsonObject *projection;
+
+  if (!dyn_parse_gsi_spec (spec, &name, &parts, NULL, error))
+    return NULL;
+  json_object_set_string_member (gsi, "IndexName", name);
+  schema = json_array_new ();
+  json_object_set_array_member (gsi, "KeySchema", schema);
+  for (guint i = 0; i < parts->len; i++)
+    {
+      DynKeyPart *part = parts->pdata[i];
+
+      if (!add_attribute_definition (defs, seen, spec, part->name, part->type, error))
+        return NULL;
+      add_key_element (schema, part->name, part->sort ? "RANGE" : "HASH");
+    }
+
+  projection = json_object_new ();
+  json_object_set_string_member (projection, "ProjectionType", "ALL");
+  json_object_set_object_member (gsi, "Projection", projection);
+  return g_steal_pointer (&gsi);
 }
 
 JsonNode *
@@ -1552,13 +1611,13 @@ dyn_create_table_params (const char          *table,
   json_object_set_array_member (obj, "AttributeDefinitions", defs);
   json_object_set_array_member (obj, "KeySchema", schema);
 
-  if (!parse_key_spec (partition_key, &pk, &pkt, error) ||
+  if (!dyn_parse_key_spec (partition_key, &pk, &pkt, error) ||
       !add_attribute_definition (defs, seen, partition_key, pk, pkt, error))
     return NULL;
   add_key_element (schema, pk, "HASH");
   if (sort_key != NULL)
     {
-      if (!parse_key_spec (sort_key, &sk, &skt, error))
+      if (!dyn_parse_key_spec (sort_key, &sk, &skt, error))
         return NULL;
       if (strcmp (sk, pk) == 0)
         {

@@ -166,6 +166,43 @@ DynValue    *dyn_error_get_item             (const GError *error) G_GNUC_WARN_UN
 /* Whether @error is worth another attempt (throttling, 5xx, network, CRC). */
 gboolean     dyn_error_is_retryable         (const GError *error);
 
+/* The command line's key forms, shared by dyn_create_table_params() and
+ * client/admin's DynTableSpec (one implementation of their rules). */
+
+/**
+ * DynKeyPart:
+ * @name: the attribute
+ * @type: "S", "N" or "B"
+ * @sort: a sort (RANGE) attribute, else a partition (HASH) one
+ */
+typedef struct {
+  char     *name;
+  char     *type;
+  gboolean  sort;
+} DynKeyPart;
+
+void         dyn_key_part_free              (DynKeyPart *part);
+/* "NAME:S|N|B". */
+gboolean     dyn_parse_key_spec             (const char  *spec,
+                                             char       **name,
+                                             char       **type,
+                                             GError     **error);
+/* DynamoDB's rule for table and index names: 3 to 255 of [A-Za-z0-9_.-]. */
+gboolean     dyn_is_valid_table_name        (const char  *name);
+/* Whether @text is a projection: ALL, KEYS_ONLY or INCLUDE=… */
+gboolean     dyn_is_projection_spec         (const char  *text);
+/* A GSI "NAME:PK:TYPE[+PK2:TYPE…][:SK:TYPE[+SK2:TYPE…]]": its name and its
+ * key attributes in key order (DynKeyPart*, partition ones first), checked:
+ * types S, N, B; no attribute twice; at most four of each kind; the index
+ * name. With @projection, a last part ":ALL", ":KEYS_ONLY" or
+ * ":INCLUDE=a,b" is returned there (NULL when absent); without, it is
+ * refused. */
+gboolean     dyn_parse_gsi_spec             (const char  *spec,
+                                             char       **index_name,
+                                             GPtrArray  **key_parts,
+                                             char       **projection,
+                                             GError     **error);
+
 /* Builds CreateTable parameters: key "NAME:S", optional sort key, GSIs as
  * "NAME:PK:TYPE[:SK:TYPE]" (projection ALL), on-demand billing. A GSI may
  * have a multi-attribute key: up to four partition and four sort attributes,

@@ -66,6 +66,11 @@ struct _DynItemReader {
 };
 
 /* dyn-transfer-format.c */
+/* A reader of @stream (seekable; DDB_JSON, JSON or CSV, through gunzip when
+ * @gzip), for the fuzz target and tests: no file needed. */
+DynItemReader *_dyn_item_reader_new_for_stream (GInputStream *stream, DynTransferFormat format,
+                                                gboolean gzip, const DynItemReaderOptions *options,
+                                                GError **error);
 gboolean _dyn_item_reader_open_source (DynItemReader *self, const char *file,
                                        gboolean gzip, GError **error);
 void     _dyn_item_reader_close_source (DynItemReader *self);

@@ -97,6 +97,22 @@ _dyn_item_reader_close_source (DynItemReader *self)
   self->raw_read = 0;
 }
 
+static void
+use_stream (DynItemReader *self,
+            GInputStream  *stream,
+            gboolean       gzip)
+{
+  self->input = stream;
+  if (gzip)
+    {
+      self->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+      if (self->raw == NULL)
+        self->raw = g_malloc (BUF_SIZE);
+    }
+  if (self->buf == NULL)
+    self->buf = g_malloc (BUF_SIZE);
+}
+
 gboolean
 _dyn_item_reader_open_source (DynItemReader *self,
                               const char    *file,
@@ -114,15 +130,7 @@ _dyn_item_reader_open_source (DynItemReader *self,
       g_set_error (error, local->domain, local->code, "%s", local->message);
       return FALSE;
     }
-  self->input = G_INPUT_STREAM (in);
-  if (gzip)
-    {
-      self->gunzip = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
-      if (self->raw == NULL)
-        self->raw = g_malloc (BUF_SIZE);
-    }
-  if (self->buf == NULL)
-    self->buf = g_malloc (BUF_SIZE);
+  use_stream (self, G_INPUT_STREAM (in), gzip);
   return TRUE;
 }
 
@@ -538,6 +546,32 @@ dyn_item_reader_new (const char                 *path,
   return g_steal_pointer (&self);
 }
 
+DynItemReader *
+_dyn_item_reader_new_for_stream (GInputStream               *stream,
+                                 DynTransferFormat           format,
+                                 gboolean                    gzip,
+                                 const DynItemReaderOptions *options,
+                                 GError                    **error)
+{
+  g_autoptr(DynItemReader) self = NULL;
+
+  g_return_val_if_fail (G_IS_SEEKABLE (stream), NULL);
+  g_return_val_if_fail (format != DYN_TRANSFER_FORMAT_S3, NULL);
+
+  self = g_new0 (DynItemReader, 1);
+  self->format = format;
+  self->path = g_strdup ("");
+  self->verify_checksums = TRUE;
+  self->text = g_string_sized_new (4096);
+  self->line = 1;
+  use_stream (self, g_object_ref (stream), gzip);
+  if (format == DYN_TRANSFER_FORMAT_CSV && !_dyn_csv_reader_init (self, options, error))
+    return NULL;
+  current_position (self, &self->next);
+  self->last = self->next;
+  return g_steal_pointer (&self);
+}
+
 void
 dyn_item_reader_free (DynItemReader *self)
 {
@@ -649,7 +683,7 @@ dyn_item_reader_seek (DynItemReader         *self,
     {
       guint64 min = self->format == DYN_TRANSFER_FORMAT_CSV ? self->data_offset : 0;
 
-      if (position->file != 0 || position->offset < min
+      if (self->gunzip != NULL || position->file != 0 || position->offset < min
           || (self->bytes_total > 0 && position->offset > self->bytes_total))
         {
           g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,

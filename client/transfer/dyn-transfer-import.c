@@ -387,7 +387,9 @@ static void
 batch_finished (Batch  *b,
                 GError *error)
 {
-  DynImportJob *self = b->job;
+  /* The queue keeps the batch (advance() may free it); its reference to
+   * the job ends here. */
+  g_autoptr(DynImportJob) self = g_steal_pointer (&b->job);
 
   self->n_in_flight--;
   for (guint i = 0; i < b->digests->len; i++)
@@ -410,8 +412,6 @@ batch_finished (Batch  *b,
       self->progress.identical += b->identical;
       advance (self);
     }
-  g_clear_object (&b->job);     /* the queue keeps the batch */
-  /* The job may have been the last reference: the run's task holds one. */
   pump (self);
 }
 

@@ -209,6 +209,7 @@ batch_rate_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) params = NULL;
   JsonObject *obj, *items;
+  GCancellable *cancellable = g_task_get_cancellable (task);
 
   if (!_dyn_transfer_rate_wait_finish (result, &error))
     {
@@ -223,7 +224,7 @@ batch_rate_cb (GObject      *source,
   params = json_node_init_object (json_node_alloc (), obj);
   json_object_unref (obj);
   bw->sends++;
-  dyn_client_call_async (bw->client, "BatchWriteItem", params, g_task_get_cancellable (task),
+  dyn_client_call_async (bw->client, "BatchWriteItem", params, cancellable,
                          batch_response_cb, g_steal_pointer (&task));
 }
 
