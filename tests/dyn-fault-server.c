@@ -1395,6 +1395,18 @@ partial_batch (Connection      *c,
   return relay (c, serial, 200, content_type, answer_body);
 }
 
+/* The resets: the connection ends after a bare status line. With nothing
+ * at all, libcurl would take a kept-alive connection for one the server had
+ * closed while idle and send the request again on a new one by itself, so
+ * the client would never see the fault. */
+static void
+cut_off (Connection *c)
+{
+  static const char status_line[] = "HTTP/1.1 200 OK\r\n";
+
+  send_all (c, status_line, sizeof status_line - 1);
+}
+
 /* Answers @r by forwarding it or by the fault a rule picks; FALSE when the
  * connection must close. */
 static gboolean
@@ -1432,13 +1444,13 @@ proxy_handle (Connection      *c,
 
     case DYN_PROXY_RESET_BEFORE:
       count_injected (self, fault);
-      c->reset = TRUE;
+      cut_off (c);
       return FALSE;
 
     case DYN_PROXY_RESET_AFTER:
       count_injected (self, fault);
       forward (c, r, NULL, &status, &content_type, &response);
-      c->reset = TRUE;
+      cut_off (c);
       return FALSE;
 
     case DYN_PROXY_PARTIAL_BATCH:

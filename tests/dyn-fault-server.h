@@ -179,10 +179,13 @@ guint32                dyn_fault_crc32                      (gconstpointer      
  * @DYN_PROXY_THROTTLE: answer 400 ProvisionedThroughputExceededException
  *   (item operations) or ThrottlingException (others); not forwarded
  * @DYN_PROXY_ERROR_500: answer 500 InternalServerError; not forwarded
- * @DYN_PROXY_RESET_BEFORE: reset the connection without forwarding: nothing
+ * @DYN_PROXY_RESET_BEFORE: close the connection without forwarding: nothing
  *   was applied
- * @DYN_PROXY_RESET_AFTER: forward, let the upstream apply it, then reset
- *   the connection without answering: applied, and the client does not know
+ * @DYN_PROXY_RESET_AFTER: forward, let the upstream apply it, then close
+ *   the connection without answering: applied, and the client does not know.
+ *   Both send a bare status line first: on a kept-alive connection that
+ *   closes with nothing received libcurl sends the request again by itself,
+ *   which would hide the fault from the client
  * @DYN_PROXY_PARTIAL_BATCH: BatchWriteItem: forward only some of its
  *   requests (at least one fewer than sent) and answer the others as
  *   UnprocessedItems, as DynamoDB does under load; other operations are

@@ -298,7 +298,8 @@ static GRand *
 case_rand (void)
 {
   const char *env = g_getenv ("DYN_FAULT_SEED");
-  guint32 seed = env ? (guint32) g_ascii_strtoull (env, NULL, 10) : (guint32) g_test_rand_int ();
+  guint32 seed = env ? (guint32) g_ascii_strtoull (env, NULL, 10)
+                     : (guint32) g_test_rand_int () ^ g_str_hash (g_test_get_path ());
 
   g_test_message ("seed %u (DYN_FAULT_SEED=%u repeats this case)", seed, seed);
   return g_rand_new_with_seed (seed);
@@ -644,10 +645,10 @@ import_run (DynClient          *client,
           tally->false_exists++ < 5)
         g_test_message ("false EXISTS at %s: %s", p->where, p->message);
     }
-  g_test_message ("run %u (%s): %s; %" G_GUINT64_FORMAT " items, %u requests, %u retries, "
+  g_test_message ("run %u (%s): %s; %" G_GUINT64_FORMAT " written, %u requests, %u retries, "
                   "%" G_GUINT64_FORMAT " identical, %" G_GUINT64_FORMAT " existing",
                   tally->runs, options.resume ? "resumed" : "fresh", ok ? "done" : (*error)->message,
-                  progress->items, progress->requests, progress->retries,
+                  dyn_import_job_get_summary (job)->written, progress->requests, progress->retries,
                   progress->identical, progress->existing);
   return ok;
 }
