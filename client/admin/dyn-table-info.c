@@ -116,6 +116,64 @@ add_index_statuses (DynTableInfo *self,
     }
 }
 
+static gboolean
+index_is_defined (JsonObject *index,
+                  GHashTable *defined)
+{
+  JsonArray *schema = dyn_json_object_get_array (index, "KeySchema");
+
+  for (guint i = 0; schema != NULL && i < json_array_get_length (schema); i++)
+    {
+      const char *name = member_string (json_array_get_object_element (schema, i), "AttributeName");
+
+      if (name == NULL || !g_hash_table_contains (defined, name))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The table without the indexes whose key attributes are no longer in
+ * AttributeDefinitions: a GSI being deleted is still listed (DELETING), its
+ * definitions already gone (DynamoDB Local does this). Its status is kept. */
+static JsonObject *
+keys_view (JsonObject *table)
+{
+  g_autoptr(GHashTable) defined = g_hash_table_new (g_str_hash, g_str_equal);
+  JsonArray *defs = dyn_json_object_get_array (table, "AttributeDefinitions");
+  JsonObject *view = json_object_new ();
+  static const char * const members[] = { "GlobalSecondaryIndexes", "LocalSecondaryIndexes" };
+  GList *names = json_object_get_members (table);
+
+  for (guint i = 0; defs != NULL && i < json_array_get_length (defs); i++)
+    {
+      const char *name = member_string (json_array_get_object_element (defs, i), "AttributeName");
+
+      if (name != NULL)
+        g_hash_table_add (defined, (gpointer) name);
+    }
+  for (GList *l = names; l != NULL; l = l->next)
+    json_object_set_member (view, l->data, json_node_ref (json_object_get_member (table, l->data)));
+  g_list_free (names);
+  for (gsize m = 0; m < G_N_ELEMENTS (members); m++)
+    {
+      JsonArray *indexes = dyn_json_object_get_array (table, members[m]);
+      JsonArray *kept;
+
+      if (indexes == NULL)
+        continue;
+      kept = json_array_new ();
+      for (guint i = 0; i < json_array_get_length (indexes); i++)
+        {
+          JsonObject *index = json_array_get_object_element (indexes, i);
+
+          if (index != NULL && index_is_defined (index, defined))
+            json_array_add_object_element (kept, json_object_ref (index));
+        }
+      json_object_set_array_member (view, members[m], kept);
+    }
+  return view;
+}
+
 DynTableInfo *
 dyn_table_info_new_from_json (JsonObject  *table,
                               JsonObject  *ttl,
@@ -123,13 +181,15 @@ dyn_table_info_new_from_json (JsonObject  *table,
 {
   g_autoptr(DynTableInfo) self = NULL;
   g_autoptr(DynTableKeys) keys = NULL;
+  g_autoptr(JsonObject) view = NULL;
   JsonObject *billing, *klass;
   JsonNode *created, *protection;
   const char *mode;
 
   g_return_val_if_fail (table != NULL, NULL);
 
-  keys = dyn_table_keys_from_description (table, error);
+  view = keys_view (table);
+  keys = dyn_table_keys_from_description (view, error);
   if (keys == NULL)
     return NULL;
 
@@ -402,8 +462,12 @@ describe_done_cb (GObject      *source,
     }
   d->table = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (d->table, table);
-  dyn_client_call_async (d->client, "DescribeTimeToLive", d->params, g_task_get_cancellable (task),
-                         ttl_done_cb, g_steal_pointer (&task));
+  {
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    dyn_client_call_async (d->client, "DescribeTimeToLive", d->params, cancellable,
+                           ttl_done_cb, g_steal_pointer (&task));
+  }
 }
 
 void
@@ -437,7 +501,7 @@ DynTableInfo *
 dyn_table_info_load_finish (GAsyncResult  *result,
                             GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  g_return_val_if_fail (G_IS_TASK (result), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }

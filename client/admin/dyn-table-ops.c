@@ -312,7 +312,7 @@ gboolean
 dyn_table_wait_finish (GAsyncResult  *result,
                        GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (G_IS_TASK (result), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }
@@ -377,8 +377,12 @@ create_active_cb (GObject      *source,
   json_object_set_string_member (ttl, "AttributeName", d->ttl_attribute);
   json_object_set_object_member (obj, "TimeToLiveSpecification", ttl);
   params = object_node (obj);
-  dyn_client_call_async (d->client, "UpdateTimeToLive", params, g_task_get_cancellable (task),
-                         create_ttl_cb, g_steal_pointer (&task));
+  {
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    dyn_client_call_async (d->client, "UpdateTimeToLive", params, cancellable,
+                           create_ttl_cb, g_steal_pointer (&task));
+  }
 }
 
 static void
@@ -396,8 +400,12 @@ create_sent_cb (GObject      *source,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  dyn_table_wait_async (d->client, d->table, DYN_TABLE_WAIT_ACTIVE, 200, NULL, NULL,
-                        g_task_get_cancellable (task), create_active_cb, g_steal_pointer (&task));
+  {
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    dyn_table_wait_async (d->client, d->table, DYN_TABLE_WAIT_ACTIVE, 200, NULL, NULL,
+                          cancellable, create_active_cb, g_steal_pointer (&task));
+  }
 }
 
 void
@@ -435,7 +443,7 @@ gboolean
 dyn_table_create_finish (GAsyncResult  *result,
                          GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (G_IS_TASK (result), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }
@@ -471,8 +479,12 @@ delete_sent_cb (GObject      *source,
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  dyn_table_wait_async (d->client, d->table, DYN_TABLE_WAIT_GONE, 200, NULL, NULL,
-                        g_task_get_cancellable (task), delete_gone_cb, g_steal_pointer (&task));
+  {
+    GCancellable *cancellable = g_task_get_cancellable (task);
+
+    dyn_table_wait_async (d->client, d->table, DYN_TABLE_WAIT_GONE, 200, NULL, NULL,
+                          cancellable, delete_gone_cb, g_steal_pointer (&task));
+  }
 }
 
 void
@@ -515,7 +527,7 @@ gboolean
 dyn_table_delete_finish (GAsyncResult  *result,
                          GError       **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  g_return_val_if_fail (G_IS_TASK (result), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
 }

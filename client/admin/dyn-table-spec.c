@@ -12,6 +12,7 @@
 #define MAX_GSIS 20
 #define MAX_LSIS 5
 #define MAX_NON_KEY_ATTRIBUTES 100
+#define MAX_INDEX_NON_KEY_ATTRIBUTES 20
 
 DynTableSpec *
 dyn_table_spec_new (const char   *table,
@@ -498,6 +499,21 @@ dyn_table_spec_validate (const DynTableSpec  *self,
                            _("“%s”: INCLUDE names %s twice"), index->name, attr);
               return FALSE;
             }
+          if (k >= MAX_INDEX_NON_KEY_ATTRIBUTES)
+            {
+              g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                           /* Translators: %s is an index, %d DynamoDB's limit (20); keep INCLUDE */
+                           _("“%s”: INCLUDE lists at most %d attributes per index"),
+                           index->name, MAX_INDEX_NON_KEY_ATTRIBUTES);
+              return FALSE;
+            }
+          if (strlen (attr) > 255)
+            {
+              g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
+                           /* Translators: %s is an index; keep INCLUDE */
+                           _("“%s”: an attribute name in INCLUDE has 1 to 255 bytes"), index->name);
+              return FALSE;
+            }
           if (++n_non_key > MAX_NON_KEY_ATTRIBUTES)
             {
               g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_ARGUMENT,
@@ -582,9 +598,13 @@ add_definitions (JsonArray          *defs,
       DynValueType type;
       const char *name = dyn_key_schema_get_attribute (keys, i, &type);
       JsonObject *def;
+      gpointer known;
 
-      if (!g_hash_table_add (seen, (gpointer) name))
+      /* Once per attribute; one defined with two types (refused by the
+       * rules) is sent as it is, twice. */
+      if (g_hash_table_lookup_extended (seen, name, NULL, &known) && GPOINTER_TO_INT (known) == (int) type)
         continue;
+      g_hash_table_insert (seen, (gpointer) name, GINT_TO_POINTER (type));
       def = json_object_new ();
       json_object_set_string_member (def, "AttributeName", name);
       json_object_set_string_member (def, "AttributeType", dyn_value_type_to_string (type));

@@ -43,6 +43,7 @@
 #define CHECKPOINT_INTERVAL_MS 500
 #define PROGRESS_INTERVAL_MS 200
 #define VERIFY_CHUNK 100
+#define VERIFY_COUNT_SEGMENTS 4
 
 typedef struct {
   DynImportJob    *job;           /* a reference while in flight */
@@ -128,7 +129,6 @@ struct _DynImportJob
   GPtrArray            *chunk_items;
   GPtrArray            *chunk_digests;
   GArray               *chunk_positions;
-  JsonNode             *count_start;
 };
 
 G_DEFINE_FINAL_TYPE (DynImportJob, dyn_import_job, G_TYPE_OBJECT)
@@ -1056,7 +1056,6 @@ dyn_import_job_finalize (GObject *object)
   g_clear_pointer (&self->chunk_items, g_ptr_array_unref);
   g_clear_pointer (&self->chunk_digests, g_ptr_array_unref);
   g_clear_pointer (&self->chunk_positions, g_array_unref);
-  g_clear_pointer (&self->count_start, json_node_unref);
   g_clear_error (&self->failure);
   _dyn_import_checkpoint_clear (&self->acked);
   G_OBJECT_CLASS (dyn_import_job_parent_class)->finalize (object);
@@ -1372,7 +1371,8 @@ dyn_import_checkpoint_path (const char *endpoint,
  * to the record of its last line (about 100 bytes per distinct key); the
  * second reads the items again and, for each key's last line, reads the
  * table's item back in BatchGetItem chunks of 100 (strongly consistent) and
- * compares; then a Select=COUNT Scan counts the table.
+ * compares; then a Select=COUNT Scan counts the table (the scan engine of
+ * dyn-transfer-scan.c, dyn_transfer_count_async()).
  */
 
 static void
@@ -1387,7 +1387,6 @@ return_verify (DynImportJob *self,
   emit_progress (self);
   g_clear_pointer (&self->reader, dyn_item_reader_free);
   g_clear_pointer (&self->last_line, g_hash_table_unref);
-  g_clear_pointer (&self->count_start, json_node_unref);
   if (error != NULL)
     g_task_return_error (task, error);
   else
@@ -1405,55 +1404,36 @@ verify_later (DynImportJob *self)
   self->pump_id = g_source_attach (source, g_task_get_context (self->task));
 }
 
-static void count_next (DynImportJob *self);
-
+/* The table's exact count: the scan engine's parallel Select=COUNT Scan,
+ * strongly consistent (it follows the writes just made). */
 static void
 count_cb (GObject      *source,
           GAsyncResult *result,
           gpointer      user_data)
 {
   g_autoptr(DynImportJob) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(DynResponse) response = dyn_client_call_finish (DYN_CLIENT (source), result, &error);
-  JsonObject *root;
-  JsonNode *last;
+  GError *error = NULL;
+  DynCountResult count = { 0 };
 
-  if (response == NULL)
+  if (!dyn_transfer_count_finish (result, &count, &error))
     {
-      return_verify (self, g_steal_pointer (&error));
+      return_verify (self, error);
       return;
     }
-  self->progress.requests += response->attempts;
-  self->progress.read_units += response->read_units;
-  root = json_node_get_object (response->root);
-  self->verify.table_items += (guint64) json_object_get_int_member_with_default (root, "Count", 0);
-  last = json_object_get_member (root, "LastEvaluatedKey");
-  g_clear_pointer (&self->count_start, json_node_unref);
-  if (last == NULL || JSON_NODE_HOLDS_NULL (last))
-    {
-      return_verify (self, NULL);
-      return;
-    }
-  self->count_start = json_node_copy (last);
-  count_next (self);
+  self->verify.table_items = count.count;
+  self->progress.read_units += count.read_units;
+  self->progress.requests += count.requests;
+  return_verify (self, NULL);
 }
 
 static void
 count_next (DynImportJob *self)
 {
-  JsonObject *params = json_object_new ();
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(DynRequest) request = dyn_request_new (DYN_OP_SCAN, self->table);
 
-  json_object_set_string_member (params, "TableName", self->table);
-  json_object_set_string_member (params, "Select", "COUNT");
-  json_object_set_boolean_member (params, "ConsistentRead", TRUE);
-  json_object_set_string_member (params, "ReturnConsumedCapacity", "TOTAL");
-  if (self->count_start != NULL)
-    json_object_set_member (params, "ExclusiveStartKey", json_node_copy (self->count_start));
-  node = json_node_init_object (json_node_alloc (), params);
-  json_object_unref (params);
-  dyn_client_call_async (self->client, "Scan", node, g_task_get_cancellable (self->task),
-                         count_cb, g_object_ref (self));
+  request->consistent_read = TRUE;
+  dyn_transfer_count_async (self->client, request, VERIFY_COUNT_SEGMENTS, g_task_get_cancellable (self->task),
+                            NULL, NULL, count_cb, g_object_ref (self));
 }
 
 static void
