@@ -802,6 +802,7 @@ typedef struct
   char  *state;
   GPid   pid;
   char  *log;
+  char  *out;     /* the last run's stdout */
 } Cli;
 
 static void
@@ -810,6 +811,7 @@ cli_init (Cli *cli)
   cli->home = g_dir_make_tmp ("dyn-faults-home-XXXXXX", NULL);
   cli->state = g_build_filename (cli->home, "state", NULL);
   cli->log = g_build_filename (cli->home, "stderr.log", NULL);
+  cli->out = g_build_filename (cli->home, "stdout.txt", NULL);
   g_mkdir_with_parents (cli->state, 0700);
 }
 
@@ -839,11 +841,12 @@ cli_clear (Cli *cli)
   g_free (cli->home);
   g_free (cli->state);
   g_free (cli->log);
+  g_free (cli->out);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Cli, cli_clear)
 
 /* Starts dynoscope-cli --endpoint @endpoint ARGV… in the background (stdout
- * to /dev/null, stderr appended to the log). */
+ * to cli->out, stderr appended to the log). */
 static void
 cli_spawn (Cli                *cli,
            const char         *endpoint,
@@ -852,7 +855,7 @@ cli_spawn (Cli                *cli,
   g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
   g_auto(GStrv) env = g_get_environ ();
   g_autoptr(GError) error = NULL;
-  int out = open ("/dev/null", O_WRONLY);
+  int out = open (cli->out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   int err = open (cli->log, O_WRONLY | O_CREAT | O_APPEND, 0600);
 
   g_ptr_array_add (args, cli_path ());
@@ -950,45 +953,66 @@ count_items (DynClient  *client,
     }
 }
 
-static int
-compare_uint (gconstpointer a,
-              gconstpointer b)
+/* How far into a run to kill it, in requests the proxy saw: 6–9 kills, the
+ * first 0–30 ms after the start (very early, often before any request), the
+ * last two in the last two batches (or puts) of the work left, the others
+ * anywhere in between. @left: requests the run still has to send at least. */
+static guint
+kill_point (GRand *rand,
+            guint  k,
+            guint  n_kills,
+            guint  left)
 {
-  guint x = *(const guint *) a, y = *(const guint *) b;
-
-  return x < y ? -1 : x > y;
+  if (k == 0)
+    return 0;
+  if (k + 2 >= n_kills)
+    return left > 2 ? left - (n_kills - k) : 1;
+  return g_rand_int_range (rand, 1, MAX (2u, left * 9 / 10));
 }
 
-/* Kill points in items written: the first 0 (killed 0–30 ms after the
- * start, very early), the last two within the last two batches, the others
- * in between; 6–9 in all, ascending. */
-static GArray *
-kill_points (GRand *rand,
-             guint  total)
+/* The record the import's checkpoint (in the CLI's private state folder)
+ * would resume at; 0 without one. */
+static guint64
+import_checkpoint_record (Cli *cli)
 {
-  GArray *points = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint n = g_rand_int_range (rand, 6, 10);
-  guint p;
+  g_autofree char *folder = g_build_filename (cli->state, "dynoscope", "imports", NULL);
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
 
-  for (guint i = 1; i + 2 < n; i++)
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
-      p = g_rand_int_range (rand, total / 20, total * 9 / 10);
-      g_array_append_val (points, p);
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      JsonObject *position;
+
+      if (!g_str_has_suffix (name, ".json") || !json_parser_load_from_file (parser, path, NULL) ||
+          !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+        continue;
+      position = dyn_json_object_get_object (json_node_get_object (json_parser_get_root (parser)), "position");
+      if (position != NULL)
+        return json_object_get_int_member_with_default (position, "record", 0);
     }
-  g_array_sort (points, compare_uint);
-  p = 0;
-  g_array_prepend_val (points, p);
-  p = total - 50 + g_rand_int_range (rand, 0, 20);
-  g_array_append_val (points, p);
-  p = total - 20 + g_rand_int_range (rand, 0, 15);
-  g_array_append_val (points, p);
-  return points;
+  return 0;
 }
 
-/* dynoscope-cli import killed with SIGKILL at the kill points (polling the
- * table's count through a proxy that slows the writes a little, so that a
- * point is hit, not passed), resumed with --resume each time, and finally
- * run to the end. */
+/* The final run's --json result. */
+static JsonObject *
+cli_result (Cli *cli)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  g_assert_true (g_file_get_contents (cli->out, &text, NULL, &error));
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* dynoscope-cli import killed with SIGKILL at random points (counted in
+ * requests through a proxy that adds a few milliseconds to each write, so
+ * that a point is hit, not passed), resumed with --resume each time, and
+ * finally run to the end. */
 static void
 test_kill_import (DynTestFixture *fx,
                   gconstpointer   data)
@@ -997,53 +1021,86 @@ test_kill_import (DynTestFixture *fx,
   DYN_TEST_REQUIRE_SERVER (fx);
   g_autoptr(GRand) rand = case_rand ();
   g_autoptr(TestFile) f = test_file_new (rand, 3000, TRUE);
-  g_autoptr(GArray) points = kill_points (rand, g_hash_table_size (f->expected));
+  guint n_kills = g_rand_int_range (rand, 6, 10);
   DynFaultServer *proxy = proxy_new (fx);
   g_auto(Cli) cli = { 0 };
+  g_autoptr(JsonObject) result = NULL;
   guint kills = 0, runs = 0;
   int status = 0;
-  const char *argv_batch[] = { "import", fx->table, "--input", f->path, "--resume", "--quiet", NULL };
-  const char *argv_put[] = { "import", fx->table, "--input", f->path, "--resume", "--no-overwrite", "--quiet", NULL };
+  const char *argv_batch[] = { "import", fx->table, "--input", f->path, "--resume", "--quiet", "--json", NULL };
+  const char *argv_put[] = { "import", fx->table, "--input", f->path, "--resume", "--no-overwrite",
+                             "--quiet", "--json", NULL };
+  guint per_request = never_overwrite ? 1 : 25;
 
   cli_init (&cli);
-  dyn_fault_server_proxy_add_rule (proxy, "BatchWriteItem", DYN_PROXY_DELAY, 1, 0, 25);
-  dyn_fault_server_proxy_add_rule (proxy, "PutItem", DYN_PROXY_DELAY, 1, 0, 2);
+  dyn_fault_server_proxy_add_rule (proxy, "BatchWriteItem", DYN_PROXY_DELAY, 1, 0, 40);
+  dyn_fault_server_proxy_add_rule (proxy, "PutItem", DYN_PROXY_DELAY, 1, 0, 1);
 
-  for (guint k = 0; k <= points->len; k++)
+  for (guint k = 0; ; k++)
     {
-      gboolean last = k == points->len;
+      guint64 before = count_items (fx->client, fx->table);
+      guint64 from = import_checkpoint_record (&cli);
+      guint left = (f->lines - MIN (from, f->lines) + per_request - 1) / per_request;
+      guint point = kill_point (rand, k, n_kills, left);
+      guint start = dyn_fault_server_get_request_count (proxy);
       gboolean exited = FALSE;
 
       cli_spawn (&cli, dyn_fault_server_get_url (proxy), never_overwrite ? argv_put : argv_batch);
       runs++;
-      if (last)
+      if (k == n_kills)
         {
           status = cli_wait (&cli);
           break;
         }
-      if (g_array_index (points, guint, k) == 0)
+      if (point == 0)
         g_usleep (g_rand_int_range (rand, 0, 30000));
       else
         while (!(exited = cli_exited (&cli, &status)) &&
-               count_items (fx->client, fx->table) < g_array_index (points, guint, k))
-          g_usleep (2000);
+               !dyn_fault_server_wait_for_requests (proxy, start + point, 20))
+          ;
       if (exited || cli_exited (&cli, &status))
         {
-          g_test_message ("run %u finished before kill point %u", runs, g_array_index (points, guint, k));
+          g_test_message ("run %u finished before its kill point (%u requests)", runs, point);
           g_spawn_close_pid (cli.pid);
           break;
         }
       cli_kill (&cli);
       kills++;
-      g_test_message ("killed run %u at %" G_GUINT64_FORMAT " items (point %u)", runs,
-                      count_items (fx->client, fx->table), g_array_index (points, guint, k));
+      g_test_message ("killed run %u (from record %" G_GUINT64_FORMAT ", about %u requests to go) after %u: "
+                      "%" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT " items in the table", runs, from, left,
+                      dyn_fault_server_get_request_count (proxy) - start, before,
+                      count_items (fx->client, fx->table));
     }
   cli_log_tail (&cli);
   g_test_message ("%u kills, %u runs; last exit status %d", kills, runs, status);
   g_assert_true (WIFEXITED (status));
-  /* 0: done, with no problem (an item written before a kill is identical, not "existing"). */
-  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
-  g_assert_cmpuint (kills, >=, 4);
+  result = cli_result (&cli);
+  g_test_message ("existing %" G_GINT64_FORMAT ", identical %" G_GINT64_FORMAT ", written %" G_GINT64_FORMAT,
+                  json_object_get_int_member (result, "existing"), json_object_get_int_member (result, "identical"),
+                  json_object_get_int_member (result, "written"));
+  if (never_overwrite)
+    {
+      JsonArray *problems = json_object_get_array_member (result, "problems");
+
+      /* 3: items left as they were — exactly the lines that repeat a key;
+       * an item a killed run wrote is identical, not existing. */
+      g_assert_cmpint (WEXITSTATUS (status), ==, 3);
+      g_assert_cmpint (json_object_get_int_member (result, "existing"), ==, f->duplicates);
+      for (guint i = 0; i < json_array_get_length (problems); i++)
+        {
+          JsonObject *problem = json_array_get_object_element (problems, i);
+          guint line = json_object_get_int_member (problem, "line");
+
+          g_assert_cmpstr (json_object_get_string_member (problem, "kind"), ==, "exists");
+          g_assert_true (g_hash_table_contains (f->dup_lines, GUINT_TO_POINTER (line)));
+        }
+    }
+  else
+    {
+      g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+      g_assert_cmpint (json_object_get_int_member (result, "existing"), ==, 0);
+    }
+  g_assert_cmpuint (kills, >=, 5);
   assert_table_is_file (fx, f, never_overwrite);
   dyn_fault_server_free (proxy);
 }
