@@ -518,11 +518,13 @@ _dyn_csv_reader_init (DynItemReader              *self,
         return FALSE;
     }
   while (r > 0 && !too_long && (self->text->len == 0 || strspn (self->text->str, "\r\n") == self->text->len));
+  self->columns = g_ptr_array_new_with_free_func (column_free);
   if (r == 0)
     {
-      g_set_error (error, DYN_ERROR, DYN_ERROR_INVALID_VALUE, "%s",
-                   _("the CSV file is empty: it has no header row"));
-      return FALSE;
+      /* an empty file (the export of an empty table): no items */
+      self->data_offset = self->offset;
+      self->data_line = self->line;
+      return TRUE;
     }
   if (too_long || unterminated || !split_record (self->text->str, self->text->len, fields, cells, &reason))
     {
@@ -534,7 +536,6 @@ _dyn_csv_reader_init (DynItemReader              *self,
       return FALSE;
     }
 
-  self->columns = g_ptr_array_new_with_free_func (column_free);
   for (guint i = 0; i < fields->len; i++)
     {
       Field *f = &g_array_index (fields, Field, i);

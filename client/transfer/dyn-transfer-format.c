@@ -396,10 +396,14 @@ decode_ddb_line (const char *text,
    * whenever what it wraps is an item. */
   if (find_item_wrapper (text, len, &inner, &inner_len))
     {
-      DynValue *v = dyn_json_decode_ddb_item (inner, inner_len, NULL);
+      g_autoptr(GError) inner_error = NULL;
+      DynValue *v = dyn_json_decode_ddb_item (inner, inner_len, &inner_error);
 
-      if (v != NULL)
-        return v;
+      if (v == NULL)
+        v = dyn_json_decode_ddb_item (text, len, NULL);
+      if (v == NULL)
+        g_propagate_error (error, g_steal_pointer (&inner_error));
+      return v;
     }
   return dyn_json_decode_ddb_item (text, len, error);
 }

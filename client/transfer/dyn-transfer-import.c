@@ -39,97 +39,12 @@
 #define DEFAULT_CONCURRENCY 4
 #define DEFAULT_MAX_PROBLEMS 1000
 #define BATCH_SIZE 25
-#define READ_CHUNK 256
 #define CHECKPOINT_INTERVAL_MS 500
 #define PROGRESS_INTERVAL_MS 200
-#define VERIFY_CHUNK 100
-#define VERIFY_COUNT_SEGMENTS 4
-
-typedef struct {
-  DynImportJob    *job;           /* a reference while in flight */
-  GPtrArray       *items;         /* DynValue */
-  GPtrArray       *digests;       /* char* */
-  GArray          *positions;     /* DynItemPosition of each item */
-  DynItemPosition  end;           /* the position after its last record */
-  guint64          cum_bad;       /* bad records up to its end */
-  double           estimate;
-  gboolean         sent;
-  gboolean         done;
-  guint64          written;
-  guint64          existing;
-  guint64          identical;
-} Batch;
-
-typedef enum {
-  PHASE_IDLE,
-  PHASE_CHECK,
-  PHASE_WRITE,
-  PHASE_VERIFY_INDEX,
-  PHASE_VERIFY_READ,
-  PHASE_VERIFY_COUNT,
-} Phase;
-
-struct _DynImportJob
-{
-  GObject               parent_instance;
-
-  DynClient            *client;
-  char                 *table;
-  DynTableKeys         *keys;
-  DynImportOptions      options;
-  char                 *input;            /* absolute */
-  GStrv                 csv_types;
-  DynItemReaderOptions  reader_options;
-  gboolean              has_reader_options;
-  char                 *endpoint;
-  char                 *checkpoint_path;
-
-  DynTransferProgress   progress;
-  DynImportSummary      summary;
-  GPtrArray            *problems;
-
-  /* a run */
-  GTask                *task;
-  Phase                 phase;
-  DynTransferProgressFunc progress_func;
-  gpointer              progress_data;
-  gint64                started;
-  guint                 progress_id;
-  DynItemReader        *reader;
-  DynRateLimiter       *limiter;
-  guint64               size;
-  gint64                mtime;
-  DynItemPosition       start;            /* where this run started */
-  gboolean              resumed;
-  gboolean              checked;          /* the check pass counted the records */
-  GHashTable           *seen;             /* dry run: digest → line */
-
-  /* the write pass */
-  GQueue                batches;          /* closed batches, in file order */
-  Batch                *open;
-  Batch                *ready;            /* closed, not sent */
-  DynValue             *held;             /* read, not yet in a batch */
-  char                 *held_digest;
-  DynItemPosition       held_position;
-  DynItemPosition       held_next;
-  GHashTable           *in_flight;        /* digest → count */
-  guint                 n_in_flight;
-  gboolean              eof;
-  GError               *failure;
-  guint64               bad_total;        /* bad records before the reader's position */
-  DynImportCheckpoint   acked;            /* the contiguous prefix */
-  gint64                checkpoint_written;
-  guint                 checkpoint_id;
-  guint                 pump_id;
-
-  /* verify */
-  DynImportVerify       verify;
-  GHashTable           *last_line;        /* digest → record + 1 */
-  guint64               record;
-  GPtrArray            *chunk_items;
-  GPtrArray            *chunk_digests;
-  GArray               *chunk_positions;
-};
+/* Batches between the oldest one not acknowledged and the newest sent: the
+ * reading waits beyond this (a batch in a long backoff holds the
+ * checkpoint back; the ones after it keep only their counts). */
+#define MAX_WINDOW 256
 
 G_DEFINE_FINAL_TYPE (DynImportJob, dyn_import_job, G_TYPE_OBJECT)
 
@@ -148,8 +63,8 @@ problem_free (gpointer data)
   g_free (p);
 }
 
-static void
-add_problem (DynImportJob          *self,
+void
+_dyn_import_job_add_problem (DynImportJob          *self,
              DynImportProblemKind   kind,
              const DynItemPosition *position,
              const char            *message,
@@ -164,7 +79,7 @@ add_problem (DynImportJob          *self,
   p->kind = kind;
   p->position = *position;
   p->where = self->reader != NULL ? dyn_item_reader_describe_position (self->reader, position)
-                                  : g_strdup_printf (_("line %" G_GUINT64_FORMAT), position->line);
+                                  : g_strdup_printf ("%" G_GUINT64_FORMAT, position->line);
   /* The reader's errors name the place already: keep the reason. */
   if (g_str_has_prefix (message, p->where) && strncmp (message + strlen (p->where), ": ", 2) == 0)
     message += strlen (p->where) + 2;
@@ -194,8 +109,8 @@ update_progress (DynImportJob *self)
     p->eta = p->elapsed * (double) (p->bytes_total - MIN (p->bytes, p->bytes_total)) / p->bytes;
 }
 
-static void
-emit_progress (DynImportJob *self)
+void
+_dyn_import_job_emit_progress (DynImportJob *self)
 {
   update_progress (self);
   if (self->progress_func != NULL)
@@ -207,7 +122,7 @@ progress_tick_cb (gpointer user_data)
 {
   DynImportJob *self = user_data;
 
-  emit_progress (self);
+  _dyn_import_job_emit_progress (self);
   /* A cancel while nothing is in flight: let the pump see it. */
   if (self->task != NULL && g_cancellable_is_cancelled (g_task_get_cancellable (self->task)) &&
       self->n_in_flight == 0 && self->pump_id == 0)
@@ -215,8 +130,8 @@ progress_tick_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static void
-start_progress (DynImportJob *self)
+void
+_dyn_import_job_start_progress (DynImportJob *self)
 {
   g_autoptr(GSource) source = g_timeout_source_new (PROGRESS_INTERVAL_MS);
 
@@ -224,8 +139,8 @@ start_progress (DynImportJob *self)
   self->progress_id = g_source_attach (source, g_task_get_context (self->task));
 }
 
-static void
-stop_timers (DynImportJob *self)
+void
+_dyn_import_job_stop_timers (DynImportJob *self)
 {
   GMainContext *context = self->task != NULL ? g_task_get_context (self->task) : NULL;
   guint *ids[] = { &self->progress_id, &self->checkpoint_id, &self->pump_id };
@@ -407,6 +322,8 @@ batch_finished (Batch  *b,
   else
     {
       b->done = TRUE;
+      /* Only its counts and end are needed until it reaches the head. */
+      g_ptr_array_set_size (b->items, 0);
       self->summary.written += b->written;
       self->progress.existing += b->existing;
       self->progress.identical += b->identical;
@@ -442,7 +359,7 @@ guarded_compare (Batch          *b,
   else if (existing != NULL)
     {
       b->existing = 1;
-      add_problem (self, DYN_IMPORT_PROBLEM_EXISTS, &g_array_index (b->positions, DynItemPosition, 0),
+      _dyn_import_job_add_problem (self, DYN_IMPORT_PROBLEM_EXISTS, &g_array_index (b->positions, DynItemPosition, 0),
                    _("an item with this key is in the table with another value; it was left as it is"),
                    item);
     }
@@ -616,17 +533,8 @@ close_open (DynImportJob *self)
   self->ready = b;
 }
 
-/* One record read and checked: an item with its digest, or a bad record
- * (counted and reported here). Returns FALSE at the end or on failure. */
-typedef enum {
-  READ_ITEM,
-  READ_BAD,
-  READ_END,
-  READ_FAILED,
-} ReadOutcome;
-
-static ReadOutcome
-read_record (DynImportJob     *self,
+ReadOutcome
+_dyn_import_job_read_record (DynImportJob     *self,
              DynValue        **item_out,
              DynItemPosition  *position,
              DynItemPosition  *next,
@@ -653,7 +561,7 @@ read_record (DynImportJob     *self,
       if (!self->checked)
         {
           self->summary.bad++;
-          add_problem (self, DYN_IMPORT_PROBLEM_BAD_LINE, position, local_error->message, NULL);
+          _dyn_import_job_add_problem (self, DYN_IMPORT_PROBLEM_BAD_LINE, position, local_error->message, NULL);
         }
       return READ_BAD;
     }
@@ -663,7 +571,7 @@ read_record (DynImportJob     *self,
       if (!self->checked)
         {
           self->summary.bad++;
-          add_problem (self, DYN_IMPORT_PROBLEM_BAD_LINE, position, problem, item);
+          _dyn_import_job_add_problem (self, DYN_IMPORT_PROBLEM_BAD_LINE, position, problem, item);
         }
       return READ_BAD;
     }
@@ -688,7 +596,7 @@ typedef enum {
 static FillOutcome
 fill (DynImportJob *self)
 {
-  for (guint n = 0; n < READ_CHUNK; n++)
+  for (guint n = 0; n < DYN_IMPORT_READ_CHUNK; n++)
     {
       if (self->held == NULL)
         {
@@ -696,7 +604,7 @@ fill (DynImportJob *self)
           DynItemPosition position, next;
           GError *error = NULL;
 
-          switch (read_record (self, &item, &position, &next, &error))
+          switch (_dyn_import_job_read_record (self, &item, &position, &next, &error))
             {
             case READ_END:
               self->eof = TRUE;
@@ -834,6 +742,8 @@ pump (DynImportJob *self)
             finish_write (self);
           return;
         }
+      if (g_queue_get_length (&self->batches) >= MAX_WINDOW)
+        return;       /* a batch's completion calls pump again */
       switch (fill (self))
         {
         case FILL_READY:
@@ -859,10 +769,10 @@ return_run (DynImportJob *self,
 {
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
 
-  stop_timers (self);
+  _dyn_import_job_stop_timers (self);
   self->progress.finished = TRUE;
   self->phase = PHASE_IDLE;
-  emit_progress (self);
+  _dyn_import_job_emit_progress (self);
   g_clear_pointer (&self->reader, dyn_item_reader_free);
   if (error != NULL)
     g_task_return_error (task, error);
@@ -876,7 +786,7 @@ finish_write (DynImportJob *self)
   GError *error = g_steal_pointer (&self->failure);
   GError *local_error = NULL;
 
-  stop_timers (self);
+  _dyn_import_job_stop_timers (self);
   if (error != NULL)
     {
       /* Keep what is acknowledged, for --resume. */
@@ -899,8 +809,8 @@ finish_write (DynImportJob *self)
   return_run (self, NULL);
 }
 
-static gboolean
-open_reader (DynImportJob  *self,
+gboolean
+_dyn_import_job_open_reader (DynImportJob  *self,
              GError       **error)
 {
   g_clear_pointer (&self->reader, dyn_item_reader_free);
@@ -918,7 +828,7 @@ start_write (DynImportJob *self)
 {
   GError *error = NULL;
 
-  if (!open_reader (self, &error))
+  if (!_dyn_import_job_open_reader (self, &error))
     {
       return_run (self, error);
       return;
@@ -951,12 +861,12 @@ check_idle_cb (gpointer user_data)
       return_run (self, error);
       return G_SOURCE_REMOVE;
     }
-  for (guint n = 0; n < READ_CHUNK; n++)
+  for (guint n = 0; n < DYN_IMPORT_READ_CHUNK; n++)
     {
       g_autoptr(DynValue) item = NULL;
       DynItemPosition position, next;
       GError *error = NULL;
-      ReadOutcome r = read_record (self, &item, &position, &next, &error);
+      ReadOutcome r = _dyn_import_job_read_record (self, &item, &position, &next, &error);
 
       if (r == READ_FAILED)
         {
@@ -1000,7 +910,7 @@ check_idle_cb (gpointer user_data)
                   g_autofree char *message = g_strdup_printf (_("the key was on line %s already; this later line wins"),
                                                               earlier);
                   self->summary.duplicates++;
-                  add_problem (self, DYN_IMPORT_PROBLEM_DUPLICATE, &position, message, item);
+                  _dyn_import_job_add_problem (self, DYN_IMPORT_PROBLEM_DUPLICATE, &position, message, item);
                   g_free (digest);
                 }
               else
@@ -1277,12 +1187,12 @@ dyn_import_job_run_async (DynImportJob           *self,
   g_clear_pointer (&self->seen, g_hash_table_unref);
   g_clear_error (&self->failure);
 
-  if (!prepare_run (self, &error) || !open_reader (self, &error))
+  if (!prepare_run (self, &error) || !_dyn_import_job_open_reader (self, &error))
     {
       return_run (self, error);
       return;
     }
-  start_progress (self);
+  _dyn_import_job_start_progress (self);
   if (self->options.dry_run || !self->options.skip_bad)
     {
       self->phase = PHASE_CHECK;
@@ -1364,272 +1274,3 @@ dyn_import_checkpoint_path (const char *endpoint,
   return g_build_filename (g_get_user_state_dir (), "dynoscope", "imports", name, NULL);
 }
 
-/* ----------------------------------------------------------------- verify */
-
-/*
- * Two passes over the input and a count: the first maps each key's digest
- * to the record of its last line (about 100 bytes per distinct key); the
- * second reads the items again and, for each key's last line, reads the
- * table's item back in BatchGetItem chunks of 100 (strongly consistent) and
- * compares; then a Select=COUNT Scan counts the table (the scan engine of
- * dyn-transfer-scan.c, dyn_transfer_count_async()).
- */
-
-static void
-return_verify (DynImportJob *self,
-               GError       *error)
-{
-  g_autoptr(GTask) task = g_steal_pointer (&self->task);
-
-  stop_timers (self);
-  self->phase = PHASE_IDLE;
-  self->progress.finished = TRUE;
-  emit_progress (self);
-  g_clear_pointer (&self->reader, dyn_item_reader_free);
-  g_clear_pointer (&self->last_line, g_hash_table_unref);
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
-}
-
-static gboolean verify_idle_cb (gpointer user_data);
-
-static void
-verify_later (DynImportJob *self)
-{
-  g_autoptr(GSource) source = g_idle_source_new ();
-
-  g_source_set_callback (source, verify_idle_cb, self, NULL);
-  self->pump_id = g_source_attach (source, g_task_get_context (self->task));
-}
-
-/* The table's exact count: the scan engine's parallel Select=COUNT Scan,
- * strongly consistent (it follows the writes just made). */
-static void
-count_cb (GObject      *source,
-          GAsyncResult *result,
-          gpointer      user_data)
-{
-  g_autoptr(DynImportJob) self = user_data;
-  GError *error = NULL;
-  DynCountResult count = { 0 };
-
-  if (!dyn_transfer_count_finish (result, &count, &error))
-    {
-      return_verify (self, error);
-      return;
-    }
-  self->verify.table_items = count.count;
-  self->progress.read_units += count.read_units;
-  self->progress.requests += count.requests;
-  return_verify (self, NULL);
-}
-
-static void
-count_next (DynImportJob *self)
-{
-  g_autoptr(DynRequest) request = dyn_request_new (DYN_OP_SCAN, self->table);
-
-  request->consistent_read = TRUE;
-  dyn_transfer_count_async (self->client, request, VERIFY_COUNT_SEGMENTS, g_task_get_cancellable (self->task),
-                            NULL, NULL, count_cb, g_object_ref (self));
-}
-
-static void
-verify_get_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(DynImportJob) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) found = dyn_client_batch_get_finish (DYN_CLIENT (source), result, &error);
-  g_autoptr(GHashTable) by_digest = NULL;
-
-  if (found == NULL)
-    {
-      return_verify (self, g_steal_pointer (&error));
-      return;
-    }
-  self->progress.requests++;
-  by_digest = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  for (guint i = 0; i < found->len; i++)
-    g_hash_table_insert (by_digest, _dyn_import_key_digest (self->keys, g_ptr_array_index (found, i)),
-                         g_ptr_array_index (found, i));
-  for (guint i = 0; i < self->chunk_items->len; i++)
-    {
-      DynValue *item = g_ptr_array_index (self->chunk_items, i);
-      DynValue *there = g_hash_table_lookup (by_digest, g_ptr_array_index (self->chunk_digests, i));
-      const DynItemPosition *position = &g_array_index (self->chunk_positions, DynItemPosition, i);
-
-      self->verify.checked++;
-      self->progress.items++;
-      if (there == NULL)
-        {
-          self->verify.missing++;
-          add_problem (self, DYN_IMPORT_PROBLEM_MISSING, position, _("the item is not in the table"), item);
-        }
-      else if (!dyn_value_equal (there, item))
-        {
-          self->verify.different++;
-          add_problem (self, DYN_IMPORT_PROBLEM_DIFFERENT, position,
-                       _("the table's item differs from this line"), item);
-        }
-    }
-  g_ptr_array_set_size (self->chunk_items, 0);
-  g_ptr_array_set_size (self->chunk_digests, 0);
-  g_array_set_size (self->chunk_positions, 0);
-  if (self->phase == PHASE_VERIFY_COUNT)
-    count_next (self);
-  else
-    verify_later (self);
-}
-
-static void
-verify_send_chunk (DynImportJob *self)
-{
-  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
-
-  for (guint i = 0; i < self->chunk_items->len; i++)
-    g_ptr_array_add (keys, _dyn_import_item_key (self->keys, g_ptr_array_index (self->chunk_items, i)));
-  dyn_client_batch_get_async (self->client, self->table, keys, NULL, NULL, TRUE,
-                              g_task_get_cancellable (self->task), verify_get_cb, g_object_ref (self));
-}
-
-static gboolean
-verify_idle_cb (gpointer user_data)
-{
-  DynImportJob *self = user_data;
-  GCancellable *cancellable = g_task_get_cancellable (self->task);
-  GError *error = NULL;
-
-  self->pump_id = 0;
-  if (g_cancellable_set_error_if_cancelled (cancellable, &error))
-    {
-      return_verify (self, error);
-      return G_SOURCE_REMOVE;
-    }
-  for (guint n = 0; n < READ_CHUNK; n++)
-    {
-      g_autoptr(DynValue) item = NULL;
-      DynItemPosition position, next;
-      ReadOutcome r = read_record (self, &item, &position, &next, &error);
-
-      if (r == READ_FAILED)
-        {
-          return_verify (self, error);
-          return G_SOURCE_REMOVE;
-        }
-      if (r == READ_END)
-        {
-          if (self->phase == PHASE_VERIFY_INDEX)
-            {
-              self->phase = PHASE_VERIFY_READ;
-              self->record = 0;
-              if (!open_reader (self, &error))
-                {
-                  return_verify (self, error);
-                  return G_SOURCE_REMOVE;
-                }
-              self->progress.items_total = g_hash_table_size (self->last_line);
-              continue;
-            }
-          self->phase = PHASE_VERIFY_COUNT;
-          if (self->chunk_items->len > 0)
-            verify_send_chunk (self);
-          else
-            count_next (self);
-          return G_SOURCE_REMOVE;
-        }
-      self->record++;
-      if (r != READ_ITEM)
-        continue;
-      if (self->phase == PHASE_VERIFY_INDEX)
-        g_hash_table_replace (self->last_line, _dyn_import_key_digest (self->keys, item),
-                              GSIZE_TO_POINTER ((gsize) self->record));
-      else
-        {
-          char *digest = _dyn_import_key_digest (self->keys, item);
-
-          if (GPOINTER_TO_SIZE (g_hash_table_lookup (self->last_line, digest)) != self->record)
-            {
-              g_free (digest);
-              continue;
-            }
-          g_ptr_array_add (self->chunk_items, g_steal_pointer (&item));
-          g_ptr_array_add (self->chunk_digests, digest);
-          g_array_append_val (self->chunk_positions, position);
-          if (self->chunk_items->len >= VERIFY_CHUNK)
-            {
-              verify_send_chunk (self);
-              return G_SOURCE_REMOVE;
-            }
-        }
-    }
-  verify_later (self);
-  return G_SOURCE_REMOVE;
-}
-
-void
-dyn_import_job_verify_async (DynImportJob           *self,
-                             GCancellable           *cancellable,
-                             DynTransferProgressFunc progress,
-                             gpointer                progress_data,
-                             GAsyncReadyCallback     callback,
-                             gpointer                user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  GError *error = NULL;
-
-  g_return_if_fail (DYN_IS_IMPORT_JOB (self));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, dyn_import_job_verify_async);
-  if (self->task != NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING, _("The import is running already"));
-      return;
-    }
-  self->task = g_steal_pointer (&task);
-  self->progress_func = progress;
-  self->progress_data = progress_data;
-  self->started = g_get_monotonic_time ();
-  memset (&self->verify, 0, sizeof self->verify);
-  memset (&self->progress, 0, sizeof self->progress);
-  self->progress.eta = -1;
-  /* Only records are counted again; the run's summary stays. */
-  self->checked = TRUE;
-  self->resumed = FALSE;
-  memset (&self->start, 0, sizeof self->start);
-  self->phase = PHASE_VERIFY_INDEX;
-  self->record = 0;
-  self->last_line = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  if (self->chunk_items == NULL)
-    {
-      self->chunk_items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_value_unref);
-      self->chunk_digests = g_ptr_array_new_with_free_func (g_free);
-      self->chunk_positions = g_array_new (FALSE, FALSE, sizeof (DynItemPosition));
-    }
-  if (!open_reader (self, &error))
-    {
-      return_verify (self, error);
-      return;
-    }
-  start_progress (self);
-  verify_later (self);
-}
-
-gboolean
-dyn_import_job_verify_finish (DynImportJob    *self,
-                              GAsyncResult    *result,
-                              DynImportVerify *out,
-                              GError         **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  if (!g_task_propagate_boolean (G_TASK (result), error))
-    return FALSE;
-  if (out != NULL)
-    *out = self->verify;
-  return TRUE;
-}
