@@ -20,7 +20,8 @@ tmp=$(mktemp -d); trap 'kill $pid 2>/dev/null || true; rm -rf "$tmp"' EXIT
 export XDG_STATE_HOME=$tmp/state
 pid=$(bash "$here/build-aux/ddb-local.sh" "$port")
 ep=http://127.0.0.1:$port
-cli() { "$build/app/dynoscope-cli" --endpoint "$ep" "$@"; }
+dcli=$build/app/dynoscope-cli
+cli() { "$dcli" --endpoint "$ep" "$@"; }
 count() { $py "$here/bench/transfer_boto3.py" count "$ep" "$1"; }
 lines() { wc -l < "$1" | tr -d ' '; }
 
@@ -28,7 +29,11 @@ $py "$here/bench/transfer_gen.py" "$n" "$tmp/items.jsonl"
 $py "$here/bench/transfer_gen.py" "$((2 * n))" "$tmp/items2.jsonl"
 $py "$here/bench/transfer_chunks.py" "$tmp/items.jsonl" "$slice" AwsCli "$tmp/chunks"
 echo "input: $n items, $(du -m "$tmp/items.jsonl" | cut -f1) MB of DynamoDB JSON lines ($(( $(stat -c %s "$tmp/items.jsonl") / n )) bytes a line)"
-for t in Ours Boto3 AwsCli Ours2; do cli create-table "$t" --pk id:S --sk n:N >/dev/null; done
+for t in Ours Boto3 AwsCli Ours2 Warm; do cli create-table "$t" --pk id:S --sk n:N >/dev/null; done
+# Warm DynamoDB Local's JVM up first (untimed), so that the first measured run does not pay for it.
+head -n 20000 "$tmp/items.jsonl" > "$tmp/warm.jsonl"
+cli import Warm --input "$tmp/warm.jsonl" --quiet >/dev/null
+cli export Warm --format ddb-json --output "$tmp/warm-out.jsonl" --quiet >/dev/null
 
 # run NAME ITEMS COMMAND…: wall seconds and peak RSS (KB) of the command, into $tmp/results
 run() {
@@ -42,17 +47,17 @@ run() {
 aws_batches() { for f in "$tmp"/chunks/*.json; do aws dynamodb batch-write-item --endpoint-url "$ep" --request-items "file://$f" --output json > /dev/null || return 1; done; }
 
 : > "$tmp/results"
-run import-dynoscope "$n" cli import Ours --input "$tmp/items.jsonl" --quiet
+run import-dynoscope "$n" "$dcli" --endpoint "$ep" import Ours --input "$tmp/items.jsonl" --quiet
 run import-boto3 "$n" $py "$here/bench/transfer_boto3.py" import "$ep" Boto3 "$tmp/items.jsonl"
 run import-aws-cli "$slice" bash -c "$(declare -f aws_batches); tmp=$tmp ep=$ep aws_batches"
-run import-dynoscope-2n "$((2 * n))" cli import Ours2 --input "$tmp/items2.jsonl" --quiet
+run import-dynoscope-2n "$((2 * n))" "$dcli" --endpoint "$ep" import Ours2 --input "$tmp/items2.jsonl" --quiet
 echo "items in the tables: Ours $(count Ours) (want $n), Boto3 $(count Boto3) (want $n), AwsCli $(count AwsCli) (want $slice), Ours2 $(count Ours2) (want $((2 * n)))"
 
-run export-dynoscope-1 "$n" cli export Ours --format ddb-json --output "$tmp/ours1.jsonl" --segments 1 --quiet
-run export-dynoscope-4 "$n" cli export Ours --format ddb-json --output "$tmp/ours4.jsonl" --segments 4 --quiet
+run export-dynoscope-1 "$n" "$dcli" --endpoint "$ep" export Ours --format ddb-json --output "$tmp/ours1.jsonl" --segments 1 --quiet
+run export-dynoscope-4 "$n" "$dcli" --endpoint "$ep" export Ours --format ddb-json --output "$tmp/ours4.jsonl" --segments 4 --quiet
 run export-boto3 "$n" $py "$here/bench/transfer_boto3.py" export "$ep" Ours "$tmp/boto3.jsonl"
 run export-aws-cli "$n" bash -c "aws dynamodb scan --endpoint-url $ep --table-name Ours --output json > $tmp/aws.json"
-run export-dynoscope-1-2n "$((2 * n))" cli export Ours2 --format ddb-json --output "$tmp/ours2.jsonl" --segments 1 --quiet
+run export-dynoscope-1-2n "$((2 * n))" "$dcli" --endpoint "$ep" export Ours2 --format ddb-json --output "$tmp/ours2.jsonl" --segments 1 --quiet
 aws_items=$(jq '.Items | length' "$tmp/aws.json")
 echo "items in the exports: dynoscope-1 $(lines "$tmp/ours1.jsonl"), dynoscope-4 $(lines "$tmp/ours4.jsonl"), boto3 $(lines "$tmp/boto3.jsonl"), aws-cli $aws_items (want $n); dynoscope-1 at 2N $(lines "$tmp/ours2.jsonl") (want $((2 * n)))"
 cmp -s <(sort "$tmp/ours1.jsonl") <(sort "$tmp/ours4.jsonl") && echo "dynoscope's 1- and 4-segment exports hold the same lines"

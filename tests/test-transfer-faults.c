@@ -1174,6 +1174,7 @@ test_kill_export (DynTestFixture *fx,
   g_autofree char *reference = NULL;
   g_autofree char *output = NULL;
   g_autofree char *checkpoint = NULL;
+  g_autofree char *checkpoint_json = NULL;
   guint64 full_size;
   guint kills = 0, runs = 0, wanted;
   int status = 0;
@@ -1191,6 +1192,7 @@ test_kill_export (DynTestFixture *fx,
   reference = g_build_filename (cli.home, "reference", NULL);
   output = g_build_filename (cli.home, "export", NULL);
   checkpoint = dyn_export_checkpoint_path (output);
+  checkpoint_json = g_build_filename (checkpoint, "checkpoint.json", NULL);
   {
     /* A run without kills, for the size of a complete export. */
     const char *argv[] = { "export", fx->table, "--format", data, "--output", reference,
@@ -1248,11 +1250,11 @@ test_kill_export (DynTestFixture *fx,
       kills++;
       g_test_message ("killed run %u at %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes",
                       runs, tree_size (output) + tree_size (checkpoint), full_size);
-      if (!g_file_test (checkpoint, G_FILE_TEST_EXISTS) && g_file_test (output, G_FILE_TEST_EXISTS))
+      if (!g_file_test (checkpoint_json, G_FILE_TEST_EXISTS) && g_file_test (output, G_FILE_TEST_EXISTS))
         {
           /* Killed after the export was complete (the output in place, the
-           * checkpoint removed) but before it exited; --resume refuses a
-           * complete export. */
+           * checkpoint.json of its folder removed) but before it exited:
+           * --resume refuses a complete export (exit 1). */
           g_test_message ("run %u had finished the export when it was killed", runs);
           status = 0;
           break;
