@@ -49,6 +49,7 @@ struct _DynFaultServer
   GRand        *rand;
   guint         injected[DYN_PROXY_N_FAULTS];
   guint         forwarded;
+  guint         page_limit;
 };
 
 typedef struct
@@ -840,6 +841,15 @@ dyn_fault_server_proxy_add_rule (DynFaultServer *self,
 }
 
 void
+dyn_fault_server_proxy_set_page_limit (DynFaultServer *self,
+                                       guint           limit)
+{
+  g_mutex_lock (&self->mutex);
+  self->page_limit = limit;
+  g_mutex_unlock (&self->mutex);
+}
+
+void
 dyn_fault_server_proxy_clear_rules (DynFaultServer *self)
 {
   g_mutex_lock (&self->mutex);
@@ -1395,6 +1405,39 @@ partial_batch (Connection      *c,
   return relay (c, serial, 200, content_type, answer_body);
 }
 
+/* The body of a Scan or Query with its Limit lowered to the page limit, or
+ * NULL to forward it as it is. */
+static GBytes *
+limit_page (DynFaultServer  *self,
+            DynFaultRequest *r,
+            const char      *operation)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *obj;
+  guint limit;
+  gsize len;
+  const char *data;
+
+  g_mutex_lock (&self->mutex);
+  limit = self->page_limit;
+  g_mutex_unlock (&self->mutex);
+  if (limit == 0 || (!g_str_equal (operation, "Scan") && !g_str_equal (operation, "Query")))
+    return NULL;
+  data = g_bytes_get_data (r->body, &len);
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data ? data : "", len, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return NULL;
+  root = json_node_copy (json_parser_get_root (parser));
+  obj = json_node_get_object (root);
+  if (json_object_has_member (obj, "Limit") &&
+      json_object_get_int_member (obj, "Limit") <= (gint64) limit)
+    return NULL;
+  json_object_set_int_member (obj, "Limit", limit);
+  return node_to_bytes (root);
+}
+
 /* The resets: the connection ends after a bare status line. With nothing
  * at all, libcurl would take a kept-alive connection for one the server had
  * closed while idle and send the request again on a new one by itself, so
@@ -1467,10 +1510,14 @@ proxy_handle (Connection      *c,
       break;
     }
 
-  if (!forward (c, r, NULL, &status, &content_type, &response))
-    {
-      c->reset = TRUE;
-      return FALSE;
-    }
+  {
+    g_autoptr(GBytes) limited = limit_page (self, r, operation);
+
+    if (!forward (c, r, limited, &status, &content_type, &response))
+      {
+        c->reset = TRUE;
+        return FALSE;
+      }
+  }
   return relay (c, serial, status, content_type, response);
 }

@@ -224,6 +224,11 @@ void                   dyn_fault_server_proxy_add_rule      (DynFaultServer     
                                                              guint                   every_nth,
                                                              guint                   delay_ms);
 void                   dyn_fault_server_proxy_clear_rules   (DynFaultServer         *self);
+/* Scan and Query requests forwarded with "Limit" at most @limit (0: as
+ * sent): the client sees small pages with a LastEvaluatedKey each, as
+ * DynamoDB returns them for big items or filters, without knowing why. */
+void                   dyn_fault_server_proxy_set_page_limit (DynFaultServer        *self,
+                                                             guint                   limit);
 /* How often @fault was injected (PARTIAL_BATCH: batches cut). */
 guint                  dyn_fault_server_proxy_get_injected  (DynFaultServer         *self,
                                                              DynProxyFault           fault);

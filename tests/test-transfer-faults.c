@@ -1208,8 +1208,10 @@ test_kill_export (DynTestFixture *fx,
     g_clear_pointer (&got, g_ptr_array_unref);
   }
 
-  /* Small pages would be better; a delay per page does it too. */
-  dyn_fault_server_proxy_add_rule (proxy, "Scan", DYN_PROXY_DELAY, 1, 0, 150);
+  /* Pages of 100 items (~8 a segment), each a little late: many points
+   * between checkpoints to kill at. */
+  dyn_fault_server_proxy_set_page_limit (proxy, 100);
+  dyn_fault_server_proxy_add_rule (proxy, "Scan", DYN_PROXY_DELAY, 1, 0, 30);
   wanted = g_rand_int_range (rand, 6, 10);
   for (guint k = 0; k <= wanted; k++)
     {
@@ -1271,6 +1273,35 @@ test_kill_export (DynTestFixture *fx,
   dyn_fault_server_free (proxy);
 }
 
+static void
+test_proxy_page_limit (DynTestFixture *fx,
+                       gconstpointer   data)
+{
+  DYN_TEST_REQUIRE_SERVER (fx);
+  DynFaultServer *proxy = proxy_new (fx);
+  g_autoptr(DynClient) client = client_for_url (dyn_fault_server_get_url (proxy), 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynResponse) small = NULL;
+  g_autoptr(DynResponse) smaller = NULL;
+
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *id = g_strdup_printf ("p%u", i);
+      g_autoptr(DynResponse) put = put_through (client, fx->table, id, &error);
+      g_assert_no_error (error);
+    }
+  dyn_fault_server_proxy_set_page_limit (proxy, 2);
+  small = dyn_test_callf (client, "Scan", &error, "{\"TableName\":\"%s\"}", fx->table);
+  g_assert_no_error (error);
+  g_assert_cmpuint (small->items->len, ==, 2);
+  g_assert_true (json_object_has_member (json_node_get_object (small->root), "LastEvaluatedKey"));
+  /* A smaller Limit of the client's own stays. */
+  smaller = dyn_test_callf (client, "Scan", &error, "{\"TableName\":\"%s\",\"Limit\":1}", fx->table);
+  g_assert_no_error (error);
+  g_assert_cmpuint (smaller->items->len, ==, 1);
+  dyn_fault_server_free (proxy);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1286,6 +1317,7 @@ main (int    argc,
   ADD ("/faults/proxy/reset-before-does-not-apply", test_proxy_reset_before_does_not_apply);
   ADD ("/faults/proxy/errors-not-forwarded", test_proxy_errors_not_forwarded);
   ADD ("/faults/proxy/partial-batch", test_proxy_partial_batch);
+  ADD ("/faults/proxy/page-limit", test_proxy_page_limit);
 #undef ADD
 #define ADDD(path, d, fn) g_test_add (path, DynTestFixture, d, fixture_setup, fn, dyn_test_fixture_teardown)
   ADDD ("/faults/import/mixed/batch", GINT_TO_POINTER (FALSE), test_import_mixed_faults);
