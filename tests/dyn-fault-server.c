@@ -4,6 +4,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/socket.h>
+
+#include <json-glib/json-glib.h>
 
 #include "dyn-fault-server.h"
 
@@ -28,7 +31,7 @@ struct _DynFaultServer
   GSocket      *listener;
   GCancellable *cancellable;
   GThread      *accept_thread;
-  GPtrArray    *threads;        /* GThread*, one per connection */
+  GPtrArray    *threads;        /* Worker*, one per connection not yet joined */
 
   GQueue        script;         /* Scripted* */
   GPtrArray    *requests;       /* DynFaultRequest* */
@@ -38,14 +41,54 @@ struct _DynFaultServer
 
   guint16       port;
   char         *url;
+
+  /* Proxy mode (upstream_host != NULL) */
+  char         *upstream_host;
+  guint16       upstream_port;
+  GPtrArray    *rules;          /* ProxyRule* */
+  GRand        *rand;
+  guint         injected[DYN_PROXY_N_FAULTS];
+  guint         forwarded;
+  guint         page_limit;
 };
 
 typedef struct
 {
-  DynFaultServer *server;
-  GSocket        *socket;
-  guint           serial;
+  char          *operation;     /* NULL: any */
+  DynProxyFault  fault;
+  double         rate;
+  guint          every_nth;
+  guint          delay_ms;
+  guint          seen;
+} ProxyRule;
+
+typedef struct
+{
+  GThread *thread;
+  gint     done;                /* set (atomically) as the thread's last act */
+} Worker;
+
+typedef struct
+{
+  DynFaultServer    *server;
+  Worker            *worker;
+  GSocket           *socket;
+  guint              serial;
+  gboolean           reset;     /* close with RST instead of FIN */
+  GSocketConnection *upstream;  /* proxy mode: kept alive between requests */
+  GByteArray        *upstream_buf;
 } Connection;
+
+static gboolean proxy_handle (Connection *c, DynFaultRequest *r, guint serial);
+
+static void
+proxy_rule_free (gpointer data)
+{
+  ProxyRule *rule = data;
+
+  g_free (rule->operation);
+  g_free (rule);
+}
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib computes it), kept here so the
  * server does not share code with the client it checks. */
@@ -343,6 +386,7 @@ connection_thread (gpointer data)
   Connection *c = data;
   DynFaultServer *self = c->server;
   g_autoptr(GByteArray) buf = g_byte_array_new ();
+  Worker *worker;
 
   for (;;)
     {
@@ -353,6 +397,18 @@ connection_thread (gpointer data)
 
       if (r == NULL)
         break;
+
+      if (self->upstream_host != NULL)
+        {
+          g_mutex_lock (&self->mutex);
+          g_ptr_array_add (self->requests, r);
+          serial = ++self->request_serial;
+          g_cond_broadcast (&self->cond);
+          g_mutex_unlock (&self->mutex);
+          if (!proxy_handle (c, r, serial))
+            break;
+          continue;
+        }
 
       g_mutex_lock (&self->mutex);
       g_ptr_array_add (self->requests, r);
@@ -369,10 +425,21 @@ connection_thread (gpointer data)
         break;
     }
 
-  g_socket_shutdown (c->socket, TRUE, TRUE, NULL);
+  if (c->reset)
+    {
+      /* SO_LINGER 0: close() sends RST, as a crashed load balancer does. */
+      struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+      setsockopt (g_socket_get_fd (c->socket), SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+    }
+  else
+    g_socket_shutdown (c->socket, TRUE, TRUE, NULL);
   g_socket_close (c->socket, NULL);
   g_object_unref (c->socket);
+  g_clear_object (&c->upstream);
+  g_clear_pointer (&c->upstream_buf, g_byte_array_unref);
+  worker = c->worker;
   g_free (c);
+  g_atomic_int_set (&worker->done, 1);
   return NULL;
 }
 
@@ -398,10 +465,24 @@ accept_thread (gpointer data)
       c = g_new0 (Connection, 1);
       c->server = self;
       c->socket = socket;
+      c->worker = g_new0 (Worker, 1);
 
       g_mutex_lock (&self->mutex);
+      /* Join the threads of closed connections, so that a long run with
+       * many resets does not keep their stacks. */
+      for (guint i = self->threads->len; i > 0; i--)
+        {
+          Worker *w = self->threads->pdata[i - 1];
+          if (g_atomic_int_get (&w->done))
+            {
+              g_thread_join (w->thread);
+              g_free (w);
+              g_ptr_array_remove_index_fast (self->threads, i - 1);
+            }
+        }
       c->serial = ++self->connections;
-      g_ptr_array_add (self->threads, g_thread_new ("fault-conn", connection_thread, c));
+      c->worker->thread = g_thread_new ("fault-conn", connection_thread, c);
+      g_ptr_array_add (self->threads, c->worker);
       g_mutex_unlock (&self->mutex);
     }
   return NULL;
@@ -409,8 +490,8 @@ accept_thread (gpointer data)
 
 /* Public API ---------------------------------------------------------------- */
 
-DynFaultServer *
-dyn_fault_server_new (void)
+static DynFaultServer *
+fault_server_start (const char *upstream_url)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
@@ -425,6 +506,16 @@ dyn_fault_server_new (void)
   self->retired = g_ptr_array_new_with_free_func ((GDestroyNotify) request_free);
   self->threads = g_ptr_array_new ();
   self->cancellable = g_cancellable_new ();
+  self->rules = g_ptr_array_new_with_free_func (proxy_rule_free);
+  self->rand = g_rand_new_with_seed (1);
+  if (upstream_url != NULL)
+    {
+      g_autoptr(GUri) uri = g_uri_parse (upstream_url, G_URI_FLAGS_NONE, &error);
+
+      g_assert_no_error (error);
+      self->upstream_host = g_strdup (g_uri_get_host (uri));
+      self->upstream_port = g_uri_get_port (uri) > 0 ? g_uri_get_port (uri) : 80;
+    }
 
   self->listener = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
                                  G_SOCKET_PROTOCOL_TCP, &error);
@@ -442,6 +533,12 @@ dyn_fault_server_new (void)
   return self;
 }
 
+DynFaultServer *
+dyn_fault_server_new (void)
+{
+  return fault_server_start (NULL);
+}
+
 void
 dyn_fault_server_free (DynFaultServer *self)
 {
@@ -457,7 +554,11 @@ dyn_fault_server_free (DynFaultServer *self)
   /* After the acceptor is gone no thread is added, so the list can be joined unlocked. */
   g_thread_join (self->accept_thread);
   for (guint i = 0; i < self->threads->len; i++)
-    g_thread_join (self->threads->pdata[i]);
+    {
+      Worker *w = self->threads->pdata[i];
+      g_thread_join (w->thread);
+      g_free (w);
+    }
   g_ptr_array_unref (self->threads);
 
   g_socket_close (self->listener, NULL);
@@ -466,6 +567,9 @@ dyn_fault_server_free (DynFaultServer *self)
   g_queue_clear_full (&self->script, (GDestroyNotify) scripted_free);
   g_ptr_array_unref (self->requests);
   g_ptr_array_unref (self->retired);
+  g_clear_pointer (&self->rules, g_ptr_array_unref);
+  g_clear_pointer (&self->rand, g_rand_free);
+  g_free (self->upstream_host);
   g_free (self->url);
   g_cond_clear (&self->cond);
   g_mutex_clear (&self->mutex);
@@ -684,4 +788,736 @@ dyn_fault_server_wait_for_requests (DynFaultServer *self,
   ok = self->requests->len >= count;
   g_mutex_unlock (&self->mutex);
   return ok;
+}
+
+/* Proxy mode ---------------------------------------------------------------- */
+
+static const char *fault_names[DYN_PROXY_N_FAULTS] = {
+  "THROTTLE", "ERROR_500", "RESET_BEFORE", "RESET_AFTER", "PARTIAL_BATCH", "DELAY",
+};
+
+const char *
+dyn_proxy_fault_to_string (DynProxyFault fault)
+{
+  g_return_val_if_fail (fault < DYN_PROXY_N_FAULTS, NULL);
+  return fault_names[fault];
+}
+
+DynFaultServer *
+dyn_fault_server_new_proxy (const char *upstream_url)
+{
+  g_return_val_if_fail (upstream_url != NULL, NULL);
+  return fault_server_start (upstream_url);
+}
+
+void
+dyn_fault_server_proxy_set_seed (DynFaultServer *self,
+                                 guint32         seed)
+{
+  g_mutex_lock (&self->mutex);
+  g_rand_set_seed (self->rand, seed);
+  g_mutex_unlock (&self->mutex);
+}
+
+void
+dyn_fault_server_proxy_add_rule (DynFaultServer *self,
+                                 const char     *operation,
+                                 DynProxyFault   fault,
+                                 double          rate,
+                                 guint           every_nth,
+                                 guint           delay_ms)
+{
+  ProxyRule *rule = g_new0 (ProxyRule, 1);
+
+  g_return_if_fail (fault < DYN_PROXY_N_FAULTS);
+  rule->operation = g_strdup (operation);
+  rule->fault = fault;
+  rule->rate = rate;
+  rule->every_nth = every_nth;
+  rule->delay_ms = delay_ms;
+  g_mutex_lock (&self->mutex);
+  g_ptr_array_add (self->rules, rule);
+  g_mutex_unlock (&self->mutex);
+}
+
+void
+dyn_fault_server_proxy_set_page_limit (DynFaultServer *self,
+                                       guint           limit)
+{
+  g_mutex_lock (&self->mutex);
+  self->page_limit = limit;
+  g_mutex_unlock (&self->mutex);
+}
+
+void
+dyn_fault_server_proxy_clear_rules (DynFaultServer *self)
+{
+  g_mutex_lock (&self->mutex);
+  g_ptr_array_set_size (self->rules, 0);
+  g_mutex_unlock (&self->mutex);
+}
+
+guint
+dyn_fault_server_proxy_get_injected (DynFaultServer *self,
+                                     DynProxyFault   fault)
+{
+  guint n;
+
+  g_return_val_if_fail (fault < DYN_PROXY_N_FAULTS, 0);
+  g_mutex_lock (&self->mutex);
+  n = self->injected[fault];
+  g_mutex_unlock (&self->mutex);
+  return n;
+}
+
+guint
+dyn_fault_server_proxy_get_forwarded (DynFaultServer *self)
+{
+  guint n;
+
+  g_mutex_lock (&self->mutex);
+  n = self->forwarded;
+  g_mutex_unlock (&self->mutex);
+  return n;
+}
+
+static void
+count_injected (DynFaultServer *self,
+                DynProxyFault   fault)
+{
+  g_mutex_lock (&self->mutex);
+  self->injected[fault]++;
+  g_mutex_unlock (&self->mutex);
+}
+
+/* "DynamoDB_20120810.PutItem" → "PutItem" */
+static const char *
+request_operation (DynFaultRequest *r)
+{
+  const char *target = g_hash_table_lookup (r->headers, "x-amz-target");
+  const char *dot;
+
+  if (target == NULL)
+    return "";
+  dot = strrchr (target, '.');
+  return dot ? dot + 1 : target;
+}
+
+/* Decides what to do with a request of @operation: the first rule that
+ * fires (DELAY rules add their delay to *@delay_ms and let the others
+ * decide); DYN_PROXY_N_FAULTS when none fires. */
+static DynProxyFault
+pick_fault (DynFaultServer *self,
+            const char     *operation,
+            guint          *delay_ms)
+{
+  DynProxyFault result = DYN_PROXY_N_FAULTS;
+
+  *delay_ms = 0;
+  g_mutex_lock (&self->mutex);
+  for (guint i = 0; i < self->rules->len && result == DYN_PROXY_N_FAULTS; i++)
+    {
+      ProxyRule *rule = self->rules->pdata[i];
+      gboolean fires = FALSE;
+
+      if (rule->operation != NULL && g_strcmp0 (rule->operation, operation) != 0)
+        continue;
+      if (rule->fault == DYN_PROXY_PARTIAL_BATCH && g_strcmp0 (operation, "BatchWriteItem") != 0)
+        continue;
+      rule->seen++;
+      if (rule->every_nth > 0 && rule->seen % rule->every_nth == 0)
+        fires = TRUE;
+      if (rule->rate > 0 && g_rand_double (self->rand) < rule->rate)
+        fires = TRUE;
+      if (!fires)
+        continue;
+      if (rule->fault == DYN_PROXY_DELAY)
+        {
+          *delay_ms += rule->delay_ms;
+          self->injected[DYN_PROXY_DELAY]++;
+          continue;
+        }
+      result = rule->fault;
+    }
+  g_mutex_unlock (&self->mutex);
+  return result;
+}
+
+static gboolean
+socket_receive_more (GSocket      *socket,
+                     GCancellable *cancellable,
+                     GByteArray   *buf)
+{
+  char chunk[16384];
+  gssize n = g_socket_receive (socket, chunk, sizeof chunk, cancellable, NULL);
+
+  if (n <= 0)
+    return FALSE;
+  g_byte_array_append (buf, (const guint8 *) chunk, n);
+  return TRUE;
+}
+
+static gboolean
+socket_send_all (GSocket       *socket,
+                 GCancellable  *cancellable,
+                 gconstpointer  data,
+                 gsize          len)
+{
+  const char *p = data;
+
+  while (len > 0)
+    {
+      gssize n = g_socket_send (socket, p, len, cancellable, NULL);
+
+      if (n <= 0)
+        return FALSE;
+      p += n;
+      len -= n;
+    }
+  return TRUE;
+}
+
+/* Reads one CRLF-terminated line from @buf (filling it from @socket). */
+static char *
+read_line (GSocket      *socket,
+           GCancellable *cancellable,
+           GByteArray   *buf)
+{
+  for (;;)
+    {
+      for (guint i = 0; i + 1 < buf->len; i++)
+        if (buf->data[i] == '\r' && buf->data[i + 1] == '\n')
+          {
+            char *line = g_strndup ((const char *) buf->data, i);
+            g_byte_array_remove_range (buf, 0, i + 2);
+            return line;
+          }
+      if (buf->len > MAX_HEAD || !socket_receive_more (socket, cancellable, buf))
+        return NULL;
+    }
+}
+
+static gboolean
+read_bytes (GSocket      *socket,
+            GCancellable *cancellable,
+            GByteArray   *buf,
+            gsize         len,
+            GByteArray   *out)
+{
+  while (buf->len < len)
+    if (!socket_receive_more (socket, cancellable, buf))
+      return FALSE;
+  g_byte_array_append (out, buf->data, len);
+  g_byte_array_remove_range (buf, 0, len);
+  return TRUE;
+}
+
+/* One answer of the upstream: status, Content-Type and the body (Content-
+ * Length or chunked); FALSE when the connection broke. */
+static gboolean
+read_upstream_response (Connection  *c,
+                        guint       *status,
+                        char       **content_type,
+                        gboolean    *close,
+                        GBytes     **body)
+{
+  GSocket *socket = g_socket_connection_get_socket (c->upstream);
+  GCancellable *cancellable = c->server->cancellable;
+  g_autofree char *status_line = read_line (socket, cancellable, c->upstream_buf);
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  gint64 content_length = -1;
+  gboolean chunked = FALSE;
+  g_auto(GStrv) parts = NULL;
+
+  if (status_line == NULL)
+    return FALSE;
+  parts = g_strsplit (status_line, " ", 3);
+  if (g_strv_length (parts) < 2)
+    return FALSE;
+  *status = (guint) g_ascii_strtoull (parts[1], NULL, 10);
+  *close = g_str_has_prefix (status_line, "HTTP/1.0");
+  *content_type = NULL;
+
+  for (;;)
+    {
+      g_autofree char *line = read_line (socket, cancellable, c->upstream_buf);
+      const char *colon;
+      g_autofree char *name = NULL;
+      g_autofree char *value = NULL;
+
+      if (line == NULL)
+        return FALSE;
+      if (*line == '\0')
+        break;
+      colon = strchr (line, ':');
+      if (colon == NULL)
+        continue;
+      name = g_ascii_strdown (line, colon - line);
+      value = g_strstrip (g_strdup (colon + 1));
+      if (g_str_equal (name, "content-length"))
+        content_length = g_ascii_strtoll (value, NULL, 10);
+      else if (g_str_equal (name, "transfer-encoding"))
+        chunked = g_ascii_strcasecmp (value, "chunked") == 0;
+      else if (g_str_equal (name, "connection"))
+        *close = g_ascii_strcasecmp (value, "close") == 0;
+      else if (g_str_equal (name, "content-type"))
+        {
+          g_free (*content_type);
+          *content_type = g_steal_pointer (&value);
+        }
+    }
+
+  if (chunked)
+    {
+      for (;;)
+        {
+          g_autofree char *size_line = read_line (socket, cancellable, c->upstream_buf);
+          g_autofree char *crlf = NULL;
+          guint64 size;
+
+          if (size_line == NULL)
+            return FALSE;
+          size = g_ascii_strtoull (size_line, NULL, 16);
+          if (size == 0)
+            {
+              /* Trailers, up to the empty line. */
+              for (;;)
+                {
+                  g_autofree char *trailer = read_line (socket, cancellable, c->upstream_buf);
+                  if (trailer == NULL)
+                    return FALSE;
+                  if (*trailer == '\0')
+                    break;
+                }
+              break;
+            }
+          if (!read_bytes (socket, cancellable, c->upstream_buf, size, out))
+            return FALSE;
+          crlf = read_line (socket, cancellable, c->upstream_buf);
+          if (crlf == NULL)
+            return FALSE;
+        }
+    }
+  else if (content_length >= 0)
+    {
+      if (!read_bytes (socket, cancellable, c->upstream_buf, content_length, out))
+        return FALSE;
+    }
+  else
+    {
+      /* Until the upstream closes. */
+      while (socket_receive_more (socket, cancellable, c->upstream_buf))
+        ;
+      g_byte_array_append (out, c->upstream_buf->data, c->upstream_buf->len);
+      g_byte_array_set_size (c->upstream_buf, 0);
+      *close = TRUE;
+    }
+
+  *body = g_byte_array_free_to_bytes (g_steal_pointer (&out));
+  return TRUE;
+}
+
+static gboolean
+upstream_connect (Connection *c)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_clear_object (&c->upstream);
+  c->upstream = g_socket_client_connect_to_host (client, c->server->upstream_host,
+                                                 c->server->upstream_port,
+                                                 c->server->cancellable, &error);
+  if (c->upstream == NULL)
+    {
+      g_debug ("connection %u: upstream: %s", c->serial, error->message);
+      return FALSE;
+    }
+  if (c->upstream_buf == NULL)
+    c->upstream_buf = g_byte_array_new ();
+  g_byte_array_set_size (c->upstream_buf, 0);
+  return TRUE;
+}
+
+/* Sends @r (with @body instead of its own when set) to the upstream and
+ * reads its answer; FALSE when that failed (nothing to relay). */
+static gboolean
+forward (Connection      *c,
+         DynFaultRequest *r,
+         GBytes          *body,
+         guint           *status,
+         char           **content_type,
+         GBytes         **response)
+{
+  g_autoptr(GString) head = g_string_new (NULL);
+  GHashTableIter iter;
+  gpointer name, value;
+  gsize len;
+  const char *data;
+  gboolean close = FALSE;
+
+  if (body == NULL)
+    body = r->body;
+  data = g_bytes_get_data (body, &len);
+
+  g_string_append_printf (head, "%s %s HTTP/1.1\r\n", r->method, r->path);
+  g_hash_table_iter_init (&iter, r->headers);
+  while (g_hash_table_iter_next (&iter, &name, &value))
+    {
+      /* The proxy sets the framing; identity bodies only (no gzip to relay). */
+      if (g_str_equal (name, "content-length") || g_str_equal (name, "connection") ||
+          g_str_equal (name, "transfer-encoding") || g_str_equal (name, "expect") ||
+          g_str_equal (name, "accept-encoding"))
+        continue;
+      g_string_append_printf (head, "%s: %s\r\n", (const char *) name, (const char *) value);
+    }
+  g_string_append_printf (head, "Content-Length: %zu\r\n\r\n", len);
+
+  for (guint attempt = 0; attempt < 2; attempt++)
+    {
+      GSocket *socket;
+      gboolean fresh = FALSE;
+
+      if (c->upstream == NULL)
+        {
+          if (!upstream_connect (c))
+            return FALSE;
+          fresh = TRUE;
+        }
+      socket = g_socket_connection_get_socket (c->upstream);
+      if (socket_send_all (socket, c->server->cancellable, head->str, head->len) &&
+          socket_send_all (socket, c->server->cancellable, data, len) &&
+          read_upstream_response (c, status, content_type, &close, response))
+        {
+          if (close)
+            g_clear_object (&c->upstream);
+          g_mutex_lock (&c->server->mutex);
+          c->server->forwarded++;
+          g_mutex_unlock (&c->server->mutex);
+          return TRUE;
+        }
+      g_clear_object (&c->upstream);
+      /* A kept-alive connection the upstream had closed: once more on a new
+       * one. A fresh one that broke: give up (the request may have been
+       * applied, which the client sees as a dropped connection). */
+      if (fresh || g_cancellable_is_cancelled (c->server->cancellable))
+        return FALSE;
+    }
+  return FALSE;
+}
+
+static gboolean
+relay (Connection *c,
+       guint       serial,
+       guint       status,
+       const char *content_type,
+       GBytes     *body)
+{
+  Scripted s = {
+    .status = status,
+    .content_type = (char *) content_type,
+    .body = body,
+  };
+
+  return answer (c, &s, serial);
+}
+
+static gboolean
+answer_error (Connection *c,
+              guint       serial,
+              guint       status,
+              const char *type,
+              const char *message)
+{
+  char *text = g_strdup_printf ("{\"__type\":\"%s\",\"message\":\"%s\"}", type, message);
+  gsize len = strlen (text);
+  g_autoptr(GBytes) body = g_bytes_new_take (text, len);
+
+  return relay (c, serial, status, NULL, body);
+}
+
+static gboolean
+is_item_operation (const char *operation)
+{
+  static const char *const ops[] = {
+    "GetItem", "PutItem", "UpdateItem", "DeleteItem", "BatchGetItem", "BatchWriteItem",
+    "Query", "Scan", "TransactGetItems", "TransactWriteItems", "ExecuteStatement",
+    "BatchExecuteStatement", "ExecuteTransaction",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    if (g_str_equal (operation, ops[i]))
+      return TRUE;
+  return FALSE;
+}
+
+typedef struct
+{
+  const char *table;
+  JsonNode   *request;   /* borrowed from the parsed body */
+} BatchEntry;
+
+static GBytes *
+node_to_bytes (JsonNode *node)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  gsize len;
+  char *text;
+
+  json_generator_set_root (gen, node);
+  text = json_generator_to_data (gen, &len);
+  return g_bytes_new_take (text, len);
+}
+
+/* Adds @entries (those with @keep[i] == @which) to @object grouped by table. */
+static void
+add_entries (JsonObject *object,
+             GArray     *entries,
+             gboolean   *keep,
+             gboolean    which)
+{
+  for (guint i = 0; i < entries->len; i++)
+    {
+      BatchEntry *e = &g_array_index (entries, BatchEntry, i);
+      JsonArray *list;
+
+      if (keep[i] != which)
+        continue;
+      if (!json_object_has_member (object, e->table))
+        json_object_set_array_member (object, e->table, json_array_new ());
+      list = json_object_get_array_member (object, e->table);
+      json_array_add_element (list, json_node_copy (e->request));
+    }
+}
+
+/* PARTIAL_BATCH: forwards a random part of the batch (possibly none) and
+ * answers the rest as UnprocessedItems. Returns -1 when the body is not a
+ * batch it can cut (forward it as it is), else whether to keep the
+ * connection. */
+static int
+partial_batch (Connection      *c,
+               DynFaultRequest *r,
+               guint            serial)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (BatchEntry));
+  g_autofree gboolean *keep = NULL;
+  g_autoptr(JsonNode) forwarded_root = NULL;
+  g_autoptr(JsonNode) answer_root = NULL;
+  g_autoptr(GBytes) answer_body = NULL;
+  g_autofree char *content_type = NULL;
+  JsonObject *root, *items;
+  guint n_keep = 0;
+  guint status = 200;
+  gsize len;
+  const char *data = g_bytes_get_data (r->body, &len);
+
+  if (!json_parser_load_from_data (parser, data ? data : "", len, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return -1;
+  root = json_node_get_object (json_parser_get_root (parser));
+  if (!json_object_has_member (root, "RequestItems") ||
+      !JSON_NODE_HOLDS_OBJECT (json_object_get_member (root, "RequestItems")))
+    return -1;
+  items = json_object_get_object_member (root, "RequestItems");
+  {
+    g_autoptr(GList) tables = json_object_get_members (items);
+
+    for (GList *l = tables; l != NULL; l = l->next)
+      {
+        JsonNode *node = json_object_get_member (items, l->data);
+
+        if (!JSON_NODE_HOLDS_ARRAY (node))
+          return -1;
+        for (guint i = 0; i < json_array_get_length (json_node_get_array (node)); i++)
+          {
+            BatchEntry e = { l->data, json_array_get_element (json_node_get_array (node), i) };
+            g_array_append_val (entries, e);
+          }
+      }
+  }
+  if (entries->len == 0)
+    return -1;
+
+  /* A random subset of fewer than all. */
+  keep = g_new0 (gboolean, entries->len);
+  g_mutex_lock (&c->server->mutex);
+  n_keep = g_rand_int_range (c->server->rand, 0, entries->len);
+  for (guint i = 0, left = n_keep; i < entries->len; i++)
+    if (left > 0 && g_rand_int_range (c->server->rand, 0, entries->len - i) < (gint32) left)
+      {
+        keep[i] = TRUE;
+        left--;
+      }
+  c->server->injected[DYN_PROXY_PARTIAL_BATCH]++;
+  g_mutex_unlock (&c->server->mutex);
+
+  if (n_keep > 0)
+    {
+      JsonObject *copy = json_object_new ();
+      JsonObject *kept = json_object_new ();
+      g_autoptr(GList) members = json_object_get_members (root);
+      g_autoptr(GBytes) body = NULL;
+      g_autoptr(GBytes) response = NULL;
+      g_autoptr(JsonParser) answer_parser = json_parser_new ();
+      gsize rlen;
+      const char *rdata;
+
+      for (GList *l = members; l != NULL; l = l->next)
+        if (!g_str_equal (l->data, "RequestItems"))
+          json_object_set_member (copy, l->data, json_node_copy (json_object_get_member (root, l->data)));
+      add_entries (kept, entries, keep, TRUE);
+      json_object_set_object_member (copy, "RequestItems", kept);
+      forwarded_root = json_node_init_object (json_node_alloc (), copy);
+      json_object_unref (copy);
+      body = node_to_bytes (forwarded_root);
+
+      if (!forward (c, r, body, &status, &content_type, &response))
+        {
+          c->reset = TRUE;
+          return FALSE;
+        }
+      rdata = g_bytes_get_data (response, &rlen);
+      if (status != 200 ||
+          !json_parser_load_from_data (answer_parser, rdata ? rdata : "", rlen, NULL) ||
+          !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (answer_parser)))
+        return relay (c, serial, status, content_type, response);
+      answer_root = json_node_copy (json_parser_get_root (answer_parser));
+    }
+  else
+    {
+      JsonObject *empty = json_object_new ();
+
+      answer_root = json_node_init_object (json_node_alloc (), empty);
+      json_object_unref (empty);
+    }
+
+  {
+    JsonObject *ans = json_node_get_object (answer_root);
+    JsonObject *unprocessed;
+
+    if (!json_object_has_member (ans, "UnprocessedItems") ||
+        !JSON_NODE_HOLDS_OBJECT (json_object_get_member (ans, "UnprocessedItems")))
+      json_object_set_object_member (ans, "UnprocessedItems", json_object_new ());
+    unprocessed = json_object_get_object_member (ans, "UnprocessedItems");
+    add_entries (unprocessed, entries, keep, FALSE);
+  }
+  answer_body = node_to_bytes (answer_root);
+  return relay (c, serial, 200, content_type, answer_body);
+}
+
+/* The body of a Scan or Query with its Limit lowered to the page limit, or
+ * NULL to forward it as it is. */
+static GBytes *
+limit_page (DynFaultServer  *self,
+            DynFaultRequest *r,
+            const char      *operation)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *obj;
+  guint limit;
+  gsize len;
+  const char *data;
+
+  g_mutex_lock (&self->mutex);
+  limit = self->page_limit;
+  g_mutex_unlock (&self->mutex);
+  if (limit == 0 || (!g_str_equal (operation, "Scan") && !g_str_equal (operation, "Query")))
+    return NULL;
+  data = g_bytes_get_data (r->body, &len);
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, data ? data : "", len, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    return NULL;
+  root = json_node_copy (json_parser_get_root (parser));
+  obj = json_node_get_object (root);
+  if (json_object_has_member (obj, "Limit") &&
+      json_object_get_int_member (obj, "Limit") <= (gint64) limit)
+    return NULL;
+  json_object_set_int_member (obj, "Limit", limit);
+  return node_to_bytes (root);
+}
+
+/* The resets: the connection ends after a bare status line. With nothing
+ * at all, libcurl would take a kept-alive connection for one the server had
+ * closed while idle and send the request again on a new one by itself, so
+ * the client would never see the fault. */
+static void
+cut_off (Connection *c)
+{
+  static const char status_line[] = "HTTP/1.1 200 OK\r\n";
+
+  send_all (c, status_line, sizeof status_line - 1);
+}
+
+/* Answers @r by forwarding it or by the fault a rule picks; FALSE when the
+ * connection must close. */
+static gboolean
+proxy_handle (Connection      *c,
+              DynFaultRequest *r,
+              guint            serial)
+{
+  DynFaultServer *self = c->server;
+  const char *operation = request_operation (r);
+  g_autoptr(GBytes) response = NULL;
+  g_autofree char *content_type = NULL;
+  guint delay_ms = 0;
+  guint status = 0;
+  DynProxyFault fault = pick_fault (self, operation, &delay_ms);
+
+  if (delay_ms > 0 && !wait_ms (self, delay_ms))
+    return FALSE;
+
+  switch (fault)
+    {
+    case DYN_PROXY_THROTTLE:
+      count_injected (self, fault);
+      if (is_item_operation (operation))
+        return answer_error (c, serial, 400,
+                             "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
+                             "The level of configured provisioned throughput for the table was exceeded. "
+                             "Consider increasing your provisioning level with the UpdateTable API.");
+      return answer_error (c, serial, 400, "com.amazon.coral.availability#ThrottlingException",
+                           "Rate of requests exceeds the allowed throughput.");
+
+    case DYN_PROXY_ERROR_500:
+      count_injected (self, fault);
+      return answer_error (c, serial, 500, "com.amazonaws.dynamodb.v20120810#InternalServerError",
+                           "Internal server error");
+
+    case DYN_PROXY_RESET_BEFORE:
+      count_injected (self, fault);
+      cut_off (c);
+      return FALSE;
+
+    case DYN_PROXY_RESET_AFTER:
+      count_injected (self, fault);
+      forward (c, r, NULL, &status, &content_type, &response);
+      cut_off (c);
+      return FALSE;
+
+    case DYN_PROXY_PARTIAL_BATCH:
+      {
+        int keep = partial_batch (c, r, serial);
+        if (keep >= 0)
+          return keep;
+      }
+      break;
+
+    case DYN_PROXY_DELAY:
+    case DYN_PROXY_N_FAULTS:
+    default:
+      break;
+    }
+
+  {
+    g_autoptr(GBytes) limited = limit_page (self, r, operation);
+
+    if (!forward (c, r, limited, &status, &content_type, &response))
+      {
+        c->reset = TRUE;
+        return FALSE;
+      }
+  }
+  return relay (c, serial, status, content_type, response);
 }

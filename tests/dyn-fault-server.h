@@ -164,4 +164,77 @@ gboolean               dyn_fault_server_wait_for_requests   (DynFaultServer     
 guint32                dyn_fault_crc32                      (gconstpointer           data,
                                                              gsize                   len);
 
+/* Proxy mode ----------------------------------------------------------------
+ *
+ * dyn_fault_server_new_proxy() makes a server that forwards every request
+ * (method, path, headers and body as received; the client signed them for
+ * the proxy's host, which DynamoDB Local does not check) to @upstream_url
+ * and returns its answer, except where a fault rule fires. The script of
+ * dyn_fault_server_push() is not used in this mode; requests are recorded
+ * as in the scripted mode.
+ */
+
+/**
+ * DynProxyFault:
+ * @DYN_PROXY_THROTTLE: answer 400 ProvisionedThroughputExceededException
+ *   (item operations) or ThrottlingException (others); not forwarded
+ * @DYN_PROXY_ERROR_500: answer 500 InternalServerError; not forwarded
+ * @DYN_PROXY_RESET_BEFORE: close the connection without forwarding: nothing
+ *   was applied
+ * @DYN_PROXY_RESET_AFTER: forward, let the upstream apply it, then close
+ *   the connection without answering: applied, and the client does not know.
+ *   Both send a bare status line first: on a kept-alive connection that
+ *   closes with nothing received libcurl sends the request again by itself,
+ *   which would hide the fault from the client
+ * @DYN_PROXY_PARTIAL_BATCH: BatchWriteItem: forward only some of its
+ *   requests (at least one fewer than sent) and answer the others as
+ *   UnprocessedItems, as DynamoDB does under load; other operations are
+ *   forwarded as they are (the rule does not fire)
+ * @DYN_PROXY_DELAY: wait the rule's delay, then go on (other rules may still
+ *   fire for the same request)
+ */
+typedef enum {
+  DYN_PROXY_THROTTLE,
+  DYN_PROXY_ERROR_500,
+  DYN_PROXY_RESET_BEFORE,
+  DYN_PROXY_RESET_AFTER,
+  DYN_PROXY_PARTIAL_BATCH,
+  DYN_PROXY_DELAY,
+  DYN_PROXY_N_FAULTS,
+} DynProxyFault;
+
+/* Listens on 127.0.0.1 and forwards to @upstream_url ("http://host:port"). */
+DynFaultServer        *dyn_fault_server_new_proxy           (const char             *upstream_url);
+/* Seeds the random rates (default seed 1). */
+void                   dyn_fault_server_proxy_set_seed      (DynFaultServer         *self,
+                                                             guint32                 seed);
+/*
+ * Adds a rule: requests whose X-Amz-Target operation is @operation
+ * ("BatchWriteItem"; %NULL: every operation) get @fault with probability
+ * @rate (0–1, from the seeded generator) and, when @every_nth > 0, on every
+ * @every_nth request of that operation besides. @delay_ms is for
+ * %DYN_PROXY_DELAY. Rules are checked in the order they were added and may
+ * be added or cleared at any time (from any thread); the first that fires
+ * decides, except DELAY, which waits and lets the later rules decide.
+ */
+void                   dyn_fault_server_proxy_add_rule      (DynFaultServer         *self,
+                                                             const char             *operation,
+                                                             DynProxyFault           fault,
+                                                             double                  rate,
+                                                             guint                   every_nth,
+                                                             guint                   delay_ms);
+void                   dyn_fault_server_proxy_clear_rules   (DynFaultServer         *self);
+/* Scan and Query requests forwarded with "Limit" at most @limit (0: as
+ * sent): the client sees small pages with a LastEvaluatedKey each, as
+ * DynamoDB returns them for big items or filters, without knowing why. */
+void                   dyn_fault_server_proxy_set_page_limit (DynFaultServer        *self,
+                                                             guint                   limit);
+/* How often @fault was injected (PARTIAL_BATCH: batches cut). */
+guint                  dyn_fault_server_proxy_get_injected  (DynFaultServer         *self,
+                                                             DynProxyFault           fault);
+/* Requests forwarded to the upstream (RESET_AFTER and PARTIAL_BATCH ones included). */
+guint                  dyn_fault_server_proxy_get_forwarded (DynFaultServer         *self);
+/* "THROTTLE", "RESET_AFTER" … */
+const char            *dyn_proxy_fault_to_string            (DynProxyFault           fault);
+
 G_END_DECLS
