@@ -205,6 +205,11 @@ dyn_cli_export (DynTransferOptions  *o,
   job = dyn_export_job_new (client, request, &options, error);
   if (job == NULL)
     return FALSE;
+  if (dyn_export_job_is_complete (job))
+    {
+      fprintf (stderr, _("%s is complete: nothing to resume\n"), o->output);
+      return TRUE;
+    }
 
   /* Ctrl-C stops at a page's end and keeps the checkpoint. */
   sigint = g_unix_signal_add (SIGINT, interrupt_cb, cancellable);

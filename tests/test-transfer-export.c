@@ -619,6 +619,62 @@ test_export_mismatch (Fixture       *f,
     g_autofree char *got = file_text (path, DYN_TRANSFER_FORMAT_DDB_JSON);
     g_assert_cmpstr (got, ==, expected);
   }
+
+  /* Resuming a finished export (killed after the output was in place)
+   * succeeds at once, leaves the output as it is and removes what is left
+   * of the checkpoint folder. */
+  {
+    g_autofree char *folder = dyn_export_checkpoint_path (path);
+    g_autofree char *leftover = g_build_filename (folder, "part-0", NULL);
+    g_autofree char *before = NULL;
+    g_autofree char *after = NULL;
+    g_autoptr(DynExportJob) job = NULL;
+
+    g_assert_true (g_file_get_contents (path, &before, NULL, NULL));
+    g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (leftover, "x", 1, NULL));
+    job = dyn_export_job_new (f->fx.client, request, &options, &error);
+    g_assert_no_error (error);
+    g_assert_true (dyn_export_job_is_complete (job));
+    g_assert_true (run_export (f, request, &options, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_false (g_file_test (folder, G_FILE_TEST_EXISTS));
+    g_assert_true (g_file_get_contents (path, &after, NULL, NULL));
+    g_assert_cmpstr (after, ==, before);
+  }
+
+  /* A checkpoint whose parts are gone is refused, never filled with zeros. */
+  {
+    g_autofree char *lost = output_path (f, DYN_TRANSFER_FORMAT_DDB_JSON, "lost-part");
+    g_autofree char *folder = dyn_export_checkpoint_path (lost);
+    g_autoptr(GDir) dir = NULL;
+    const char *name;
+
+    options.output = lost;
+    options.resume = FALSE;
+    options.max_rcu = 4;
+    memset (&watch, 0, sizeof watch);
+    watch.cancellable = cancellable;
+    watch.cancel_after = 1;
+    g_cancellable_reset (cancellable);
+    g_assert_false (run_export (f, request, &options, &watch, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error (&error);
+    g_assert_cmpuint (watch.last.items, >, 0);
+    dir = g_dir_open (folder, 0, NULL);
+    g_assert_nonnull (dir);
+    while ((name = g_dir_read_name (dir)) != NULL)
+      if (strcmp (name, "checkpoint.json") != 0)
+        {
+          g_autofree char *part = g_build_filename (folder, name, NULL);
+          g_assert_cmpint (g_unlink (part), ==, 0);
+        }
+    options.resume = TRUE;
+    options.max_rcu = 0;
+    g_assert_false (run_export (f, request, &options, NULL, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+    g_assert_false (g_file_test (lost, G_FILE_TEST_EXISTS));
+  }
 }
 
 /* The exact count: every item, or the filter's; what it cost. */

@@ -219,6 +219,9 @@ test_skip_bad (Fixture       *f,
   assert_bad_lines (job);
   g_assert_cmpuint (dyn_import_job_get_summary (job)->written, ==, 2);
   g_assert_cmpuint (dyn_import_job_get_progress (job)->skipped, ==, 6);
+  /* The last progress report counts every item written. */
+  g_assert_true (dyn_import_job_get_progress (job)->finished);
+  g_assert_cmpuint (dyn_import_job_get_progress (job)->items, ==, 2);
   items = scan_all (f);
   g_assert_cmpuint (items->len, ==, 2);
   g_assert_false (dyn_import_job_has_checkpoint (job, NULL));

@@ -65,6 +65,7 @@ struct _DynExportJob
 
   ExportLane          *lanes;
   gboolean             loaded;       /* lanes come from a checkpoint */
+  gboolean             complete;     /* --resume of a finished export */
 
   /* while running */
   DynTransferScan        *scan;
@@ -378,6 +379,9 @@ load_checkpoint (DynExportJob  *self,
 
 /* Creating the job ----------------------------------------------------------- */
 
+static gboolean remove_folder (const char  *folder,
+                               GError     **error);
+
 DynExportJob *
 dyn_export_job_new (DynClient              *client,
                     const DynRequest       *request,
@@ -464,15 +468,27 @@ dyn_export_job_new (DynClient              *client,
     }
   if (self->resume && !has_checkpoint && has_output)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
-                   _("%s exists and there is no unfinished export to resume (%s): the export is complete, or remove it to export again"),
-                   self->output, self->folder);
-      return NULL;
+      /* The export finished: OUTPUT is renamed into place before the
+       * checkpoint goes, and the checkpoint goes before the parts, so
+       * without a checkpoint what is left of the folder is parts of a
+       * complete export. Resuming it is done at once (a script that
+       * resumes until success stops). */
+      if (!remove_folder (self->folder, error))
+        return NULL;
+      self->complete = TRUE;
+      return g_steal_pointer (&self);
     }
   if (self->resume && has_checkpoint && !load_checkpoint (self, error))
     return NULL;
 
   return g_steal_pointer (&self);
+}
+
+gboolean
+dyn_export_job_is_complete (DynExportJob *self)
+{
+  g_return_val_if_fail (DYN_IS_EXPORT_JOB (self), FALSE);
+  return self->complete;
 }
 
 const DynTransferProgress *
@@ -503,6 +519,15 @@ open_parts (DynExportJob  *self,
       ExportLane *lane = &self->lanes[i];
       g_autofree char *path = g_build_filename (self->folder, lane->part, NULL);
 
+      /* A part the checkpoint counts bytes of must be there: made up
+       * again it would be zeros. */
+      if (lane->length > 0 && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       _("The unfinished export in %s lacks its part %s: it cannot be resumed; remove that folder and export again"),
+                       self->folder, lane->part);
+          return FALSE;
+        }
       lane->fd = g_open (path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
       /* What was written after the checkpoint's last record is read again
        * (and a finished lane's part ends where its last page did). */
@@ -963,6 +988,15 @@ write_output (DynExportJob  *self,
       if (!sync_and_close (fd, tmp, error) || !rename_into_place (tmp, self->output, error))
         return FALSE;
     }
+  /* The checkpoint first: a kill while the folder is removed must not
+   * leave a checkpoint whose parts are gone. */
+  if (g_unlink (self->checkpoint) != 0 && errno != ENOENT)
+    {
+      int saved = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved), _("Cannot remove %s: %s"),
+                   self->checkpoint, g_strerror (saved));
+      return FALSE;
+    }
   return remove_folder (self->folder, error);
 }
 
@@ -1027,6 +1061,12 @@ dyn_export_job_run_async (DynExportJob           *self,
   self->progress_func = progress;
   self->progress_data = progress_data;
   self->started = g_get_monotonic_time ();
+  if (self->complete)
+    {
+      self->progress.finished = TRUE;
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
   self->reported = 0;
   self->progress.read_units = 0;
   self->progress.requests = 0;

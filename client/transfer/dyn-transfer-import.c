@@ -771,8 +771,9 @@ return_run (DynImportJob *self,
 
   _dyn_import_job_stop_timers (self);
   self->progress.finished = TRUE;
-  self->phase = PHASE_IDLE;
+  /* The last report counts with the phase that ran (the write's items). */
   _dyn_import_job_emit_progress (self);
+  self->phase = PHASE_IDLE;
   g_clear_pointer (&self->reader, dyn_item_reader_free);
   if (error != NULL)
     g_task_return_error (task, error);

@@ -338,6 +338,9 @@ gboolean      dyn_export_job_run_finish    (DynExportJob  *self,
                                             GAsyncResult  *result,
                                             GError       **error);
 const DynTransferProgress *dyn_export_job_get_progress (DynExportJob *self);
+/* Whether --resume found the export finished already (OUTPUT in place, no
+ * checkpoint): running it then does nothing and succeeds. */
+gboolean      dyn_export_job_is_complete   (DynExportJob *self);
 /* The checkpoint folder of @output (whether or not it exists). */
 char         *dyn_export_checkpoint_path   (const char *output) G_GNUC_WARN_UNUSED_RESULT;
 
