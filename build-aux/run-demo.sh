@@ -41,6 +41,12 @@ cli batch-write Movies < data/demo/Movies.jsonl
 cli batch-write Shop < data/demo/Shop.jsonl
 
 echo
+echo "== Movies out and in again: exported as CSV and as an S3 export folder, imported into a new table"
+cli export Movies --format csv --output "$tmp/movies.csv" --segments 2 --quiet
+cli export Movies --format s3 --output "$tmp/movies-s3" --quiet
+cli import Films --input "$tmp/movies-s3" --create --pk year:N --sk title:S --verify --quiet
+cli count Films
+echo
 echo "== 1. The workspace itself: GetItem META"
 cli --plain --stats get Workspaces --key '{"EntityRef":{"S":"WS#acme"},"Detail":{"S":"META"}}'
 echo
