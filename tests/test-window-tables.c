@@ -28,6 +28,14 @@
  * table-details.png, table-details-dark.png and delete-table.png are
  * written. */
 
+/* Waits end after five minutes: long enough for a loaded machine (no test
+ * asserts a time), short of the test's own timeout. */
+static gint64
+wait_deadline (void)
+{
+  return g_get_monotonic_time () + 300 * G_USEC_PER_SEC;
+}
+
 static DynApplication *app;
 static char *tmp_dir;
 
@@ -190,7 +198,7 @@ activate (DynWindow  *window,
 static void
 wait_dialog_closed (DynWindow *window)
 {
-  for (guint i = 0; i < 3000 && dyn_window_get_table_dialog (window) != NULL; i++)
+  for (gint64 deadline = wait_deadline (); g_get_monotonic_time () < deadline && dyn_window_get_table_dialog (window) != NULL;)
     {
       dyn_test_iterate ();
       g_usleep (10000);
@@ -355,9 +363,9 @@ static void
 wait_table_open (Fixture    *fixture,
                  const char *table)
 {
-  for (guint i = 0; i < 3000 && (g_strcmp0 (dyn_window_get_table (fixture->window), table) != 0 ||
+  for (gint64 deadline = wait_deadline (); g_get_monotonic_time () < deadline && (g_strcmp0 (dyn_window_get_table (fixture->window), table) != 0 ||
                                  dyn_window_get_table_keys (fixture->window) == NULL ||
-                                 dyn_window_is_busy (fixture->window)); i++)
+                                 dyn_window_is_busy (fixture->window));)
     {
       dyn_test_iterate ();
       g_usleep (10000);
@@ -702,7 +710,7 @@ test_count_and_indexes (Fixture       *fixture,
   screenshot (dialog, "add-index.png");
   click (find_button (GTK_WIDGET (dialog), "_Add Index"));
   /* While DynamoDB builds it, the page says so. */
-  for (guint i = 0; i < 3000 && dyn_window_is_busy (fixture->window); i++)
+  for (gint64 deadline = wait_deadline (); g_get_monotonic_time () < deadline && dyn_window_is_busy (fixture->window);)
     {
       g_autofree char *now = details_text (fixture);
 

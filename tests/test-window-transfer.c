@@ -29,6 +29,14 @@
  * the file's items. Screenshots (light and dark) of the export's end and
  * the dry run with its bad lines; import.png for the README. */
 
+/* Waits end after five minutes: long enough for a loaded machine (no test
+ * asserts a time), short of the test's own timeout. */
+static gint64
+wait_deadline (void)
+{
+  return g_get_monotonic_time () + 300 * G_USEC_PER_SEC;
+}
+
 static DynApplication *app;
 static char *tmp_dir;
 
@@ -195,7 +203,7 @@ export_running (DynTransferExportDialog *dialog)
 static void
 wait_export (DynTransferExportDialog *dialog)
 {
-  for (guint i = 0; i < 6000 && export_running (dialog); i++)
+  for (gint64 deadline = wait_deadline (); g_get_monotonic_time () < deadline && export_running (dialog);)
     {
       g_main_context_iteration (NULL, FALSE);
       g_usleep (5000);
@@ -215,7 +223,7 @@ import_busy (DynTransferImportDialog *dialog)
 static void
 wait_import (DynTransferImportDialog *dialog)
 {
-  for (guint i = 0; i < 6000 && import_busy (dialog); i++)
+  for (gint64 deadline = wait_deadline (); g_get_monotonic_time () < deadline && import_busy (dialog);)
     {
       g_main_context_iteration (NULL, FALSE);
       g_usleep (5000);
@@ -714,7 +722,7 @@ test_import_new_table_resume (Fixture       *fixture,
   g_assert_false (g_strv_contains ((const char * const *) tables, table));
 
   click (GTK_WIDGET (dialog), "_Import");
-  for (guint i = 0; i < 6000; i++)
+  for (gint64 deadline = wait_deadline (); g_get_monotonic_time () < deadline;)
     {
       DynImportJob *job = dyn_transfer_import_dialog_get_job (dialog);
 
