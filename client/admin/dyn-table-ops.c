@@ -320,9 +320,12 @@ dyn_table_wait_finish (GAsyncResult  *result,
 /* Create ------------------------------------------------------------------ */
 
 typedef struct {
-  DynClient *client;
-  char      *table;
-  char      *ttl_attribute;
+  DynClient           *client;
+  char                *table;
+  char                *ttl_attribute;
+  /* What the sent call waits for, and where the wait's result goes. */
+  DynTableWait         until;
+  GAsyncReadyCallback  then;
 } OpData;
 
 static void
@@ -385,10 +388,12 @@ create_active_cb (GObject      *source,
   }
 }
 
+/* CreateTable or DeleteTable answered: wait until the table is there (or
+ * gone), then d->then. */
 static void
-create_sent_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
+sent_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   OpData *d = g_task_get_task_data (task);
@@ -401,10 +406,11 @@ create_sent_cb (GObject      *source,
       return;
     }
   {
+    /* Read before the task is handed off. */
     GCancellable *cancellable = g_task_get_cancellable (task);
 
-    dyn_table_wait_async (d->client, d->table, DYN_TABLE_WAIT_ACTIVE, 200, NULL, NULL,
-                          cancellable, create_active_cb, g_steal_pointer (&task));
+    dyn_table_wait_async (d->client, d->table, d->until, 200, NULL, NULL,
+                          cancellable, d->then, g_steal_pointer (&task));
   }
 }
 
@@ -435,8 +441,10 @@ dyn_table_create_async (DynClient           *client,
   d->client = g_object_ref (client);
   d->table = g_strdup (spec->keys->table.name);
   d->ttl_attribute = g_strdup (spec->ttl_attribute);
+  d->until = DYN_TABLE_WAIT_ACTIVE;
+  d->then = create_active_cb;
   g_task_set_task_data (task, d, (GDestroyNotify) op_data_free);
-  dyn_client_call_async (client, "CreateTable", params, cancellable, create_sent_cb, g_steal_pointer (&task));
+  dyn_client_call_async (client, "CreateTable", params, cancellable, sent_cb, g_steal_pointer (&task));
 }
 
 gboolean
@@ -462,29 +470,6 @@ delete_gone_cb (GObject      *source,
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_boolean (task, TRUE);
-}
-
-static void
-delete_sent_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  OpData *d = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(DynResponse) response = dyn_client_call_finish (DYN_CLIENT (source), result, &error);
-
-  if (response == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  {
-    GCancellable *cancellable = g_task_get_cancellable (task);
-
-    dyn_table_wait_async (d->client, d->table, DYN_TABLE_WAIT_GONE, 200, NULL, NULL,
-                          cancellable, delete_gone_cb, g_steal_pointer (&task));
-  }
 }
 
 void
@@ -516,11 +501,13 @@ dyn_table_delete_async (DynClient           *client,
   d = g_new0 (OpData, 1);
   d->client = g_object_ref (client);
   d->table = g_strdup (table);
+  d->until = DYN_TABLE_WAIT_GONE;
+  d->then = delete_gone_cb;
   g_task_set_task_data (task, d, (GDestroyNotify) op_data_free);
   obj = json_object_new ();
   json_object_set_string_member (obj, "TableName", table);
   params = object_node (obj);
-  dyn_client_call_async (client, "DeleteTable", params, cancellable, delete_sent_cb, g_steal_pointer (&task));
+  dyn_client_call_async (client, "DeleteTable", params, cancellable, sent_cb, g_steal_pointer (&task));
 }
 
 gboolean

@@ -175,6 +175,10 @@ ReadOutcome _dyn_import_job_read_record    (DynImportJob     *self,
 gboolean    _dyn_import_job_open_reader    (DynImportJob  *self,
                                             GError       **error);
 void        _dyn_import_job_emit_progress  (DynImportJob *self);
+gboolean    _dyn_import_job_begin          (DynImportJob            *self,
+                                            GTask                  **task,
+                                            DynTransferProgressFunc  progress,
+                                            gpointer                 progress_data);
 void        _dyn_import_job_start_progress (DynImportJob *self);
 void        _dyn_import_job_stop_timers    (DynImportJob *self);
 

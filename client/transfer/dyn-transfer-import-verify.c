@@ -241,15 +241,8 @@ dyn_import_job_verify_async (DynImportJob           *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, dyn_import_job_verify_async);
-  if (self->task != NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING, _("The import is running already"));
-      return;
-    }
-  self->task = g_steal_pointer (&task);
-  self->progress_func = progress;
-  self->progress_data = progress_data;
-  self->started = g_get_monotonic_time ();
+  if (!_dyn_import_job_begin (self, &task, progress, progress_data))
+    return;
   memset (&self->verify, 0, sizeof self->verify);
   self->run_progress = self->progress;
   memset (&self->progress, 0, sizeof self->progress);

@@ -1156,6 +1156,25 @@ prepare_run (DynImportJob  *self,
   return TRUE;
 }
 
+/* A run or a verify starts: FALSE (the task answered) when one is going. */
+gboolean
+_dyn_import_job_begin (DynImportJob            *self,
+                       GTask                  **task,
+                       DynTransferProgressFunc  progress,
+                       gpointer                 progress_data)
+{
+  if (self->task != NULL)
+    {
+      g_task_return_new_error (*task, G_IO_ERROR, G_IO_ERROR_PENDING, _("The import is running already"));
+      return FALSE;
+    }
+  self->task = g_steal_pointer (task);
+  self->progress_func = progress;
+  self->progress_data = progress_data;
+  self->started = g_get_monotonic_time ();
+  return TRUE;
+}
+
 void
 dyn_import_job_run_async (DynImportJob           *self,
                           GCancellable           *cancellable,
@@ -1171,15 +1190,8 @@ dyn_import_job_run_async (DynImportJob           *self,
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, dyn_import_job_run_async);
-  if (self->task != NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING, _("The import is running already"));
-      return;
-    }
-  self->task = g_steal_pointer (&task);
-  self->progress_func = progress;
-  self->progress_data = progress_data;
-  self->started = g_get_monotonic_time ();
+  if (!_dyn_import_job_begin (self, &task, progress, progress_data))
+    return;
   memset (&self->summary, 0, sizeof self->summary);
   memset (&self->progress, 0, sizeof self->progress);
   self->progress.eta = -1;
