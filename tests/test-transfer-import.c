@@ -956,6 +956,44 @@ remove_state_dir (void)
     (void) !system (cmd);
 }
 
+/* A hand-made CSV without type suffixes into a table keyed by a number and
+ * a string: the key columns take the keys' types, the others stay strings
+ * (nothing is guessed), and --csv-type still decides a column. */
+static void
+test_csv_untyped_keys (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(DynImportJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynValue) drive = NULL;
+  g_autoptr(DynValue) heat = NULL;
+  const char *types[] = { "rating=N", NULL };
+  DynItemReaderOptions reader = { types, TRUE };
+  DynImportOptions options = { 0 };
+
+  DYN_TEST_REQUIRE_SERVER (&f->fx);
+  path = write_input (f, "movies.csv", "year,title,rating,note\r\n"
+                                       "2011,Drive,7.8,\"quiet, then loud\"\r\n"
+                                       "1995,Heat,8.3,012\r\n");
+  options.format = DYN_TRANSFER_FORMAT_CSV;
+  options.input = path;
+  options.reader = &reader;
+  job = new_job (f, &options);
+  g_assert_true (run_job (job, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (dyn_import_job_get_summary (job)->written, ==, 2);
+
+  drive = get_item (f, "{\"year\":{\"N\":\"2011\"},\"title\":{\"S\":\"Drive\"}}");
+  heat = get_item (f, "{\"year\":{\"N\":\"1995\"},\"title\":{\"S\":\"Heat\"}}");
+  g_assert_nonnull (drive);
+  g_assert_nonnull (heat);
+  g_assert_cmpstr (dyn_value_get_number (dyn_value_map_lookup (drive, "rating")), ==, "7.8");
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (drive, "note")), ==, "quiet, then loud");
+  /* "012" stays the string it is. */
+  g_assert_cmpstr (dyn_value_get_string (dyn_value_map_lookup (heat, "note")), ==, "012");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -973,6 +1011,7 @@ main (int    argc,
   ADD ("skip-bad", setup_hash, test_skip_bad);
   ADD ("dry-run", setup_hash, test_dry_run);
   ADD ("duplicates-last-wins", setup_movies, test_duplicates_last_wins);
+  ADD ("csv-untyped-keys", setup_movies, test_csv_untyped_keys);
   ADD ("never-overwrite", setup_hash, test_never_overwrite);
   ADD ("cancel-resume", setup_hash, test_cancel_resume);
   ADD ("resume-changed-input", setup_hash, test_resume_changed_input);

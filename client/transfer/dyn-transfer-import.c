@@ -1038,12 +1038,37 @@ dyn_import_job_new (DynClient              *client,
   file = g_file_new_for_path (options->input);
   self->input = g_file_get_path (file);
   self->options.input = self->input;
-  if (options->reader != NULL)
+  if (options->reader != NULL || options->format == DYN_TRANSFER_FORMAT_CSV)
     {
+      GStrvBuilder *types = g_strv_builder_new ();
+      const char * const *given = options->reader != NULL ? options->reader->csv_types : NULL;
+
+      /* A CSV column without a type suffix that is a key of the table
+       * or of an index has the key's type (a hand-made "id,name" file
+       * into a table keyed by a number); the user's --csv-type wins,
+       * being read after. */
+      if (options->format == DYN_TRANSFER_FORMAT_CSV)
+        for (guint i = 0; i <= self->keys->indexes->len; i++)
+          {
+            const DynIndexInfo *info = i == 0 ? &self->keys->table : g_ptr_array_index (self->keys->indexes, i - 1);
+
+            for (guint k = 0; k < dyn_key_schema_get_n_attributes (&info->keys); k++)
+              {
+                DynValueType type;
+                const char *name = dyn_key_schema_get_attribute (&info->keys, k, &type);
+
+                g_autofree char *spec = g_strdup_printf ("%s=%s", name, dyn_value_type_to_string (type));
+
+                g_strv_builder_add (types, spec);
+              }
+          }
+      if (given != NULL)
+        g_strv_builder_addv (types, (const char **) given);
       self->has_reader_options = TRUE;
-      self->csv_types = g_strdupv ((char **) options->reader->csv_types);
+      self->csv_types = g_strv_builder_end (types);
+      g_strv_builder_unref (types);
       self->reader_options.csv_types = (const char * const *) self->csv_types;
-      self->reader_options.verify_checksums = options->reader->verify_checksums;
+      self->reader_options.verify_checksums = options->reader != NULL ? options->reader->verify_checksums : TRUE;
       self->options.reader = &self->reader_options;
     }
   self->endpoint = client_endpoint (client);
