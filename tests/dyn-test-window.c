@@ -107,3 +107,42 @@ dyn_test_window_finalize (DynWindow *window,
     g_main_context_iteration (NULL, TRUE);
   g_assert_finalize_object (window);
 }
+
+void
+dyn_test_settle (void)
+{
+  for (guint i = 0; i < 15; i++)
+    {
+      dyn_test_iterate ();
+      g_usleep (10000);
+    }
+}
+
+void
+dyn_test_window_screenshot (GtkWindow  *window,
+                            const char *name,
+                            const char *fallback_dir)
+{
+  const char *dir = g_getenv ("DYN_SCREENSHOT_DIR");
+  const char *build = g_getenv ("G_TEST_BUILDDIR");
+  g_autofree char *out = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean saved = FALSE;
+
+  if (dir != NULL)
+    out = g_strdup (dir);
+  else
+    out = g_build_filename (build != NULL ? build : fallback_dir, "screenshots", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (out, 0755), ==, 0);
+  path = g_build_filename (out, name, NULL);
+  for (guint i = 0; i < 50 && !saved; i++)
+    {
+      dyn_test_settle ();
+      g_clear_error (&error);
+      saved = dyn_window_save_png (window, path, &error);
+    }
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_test_message ("screenshot: %s", path);
+}

@@ -26,6 +26,14 @@ char           *dyn_test_window_init         (int                *argc,
 
 /* Runs the main loop until nothing is pending. */
 void            dyn_test_iterate             (void);
+/* Runs the main loop for ~150 ms: animations, idle handlers and redraws. */
+void            dyn_test_settle              (void);
+/* Saves @window as @name into $DYN_SCREENSHOT_DIR, else
+ * $G_TEST_BUILDDIR/screenshots (or @fallback_dir/screenshots), retrying
+ * until it has been drawn; asserts that it was saved. */
+void            dyn_test_window_screenshot   (GtkWindow          *window,
+                                              const char         *name,
+                                              const char         *fallback_dir);
 /* Runs the main loop until @window is idle (reads and commits), 30 s at most. */
 void            dyn_test_wait_idle           (DynWindow          *window);
 /* Ends a test's window: destroys it (if @destroy), drops the test's

@@ -47,16 +47,6 @@ typedef struct {
 } Fixture;
 
 static void
-settle (void)
-{
-  for (guint i = 0; i < 15; i++)
-    {
-      dyn_test_iterate ();
-      g_usleep (10000);
-    }
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
@@ -157,33 +147,11 @@ find_group (GtkWidget  *widget,
   return NULL;
 }
 
-/* Screenshots: into $DYN_SCREENSHOT_DIR, else the build directory. */
 static void
 screenshot (GtkWindow  *window,
             const char *name)
 {
-  const char *dir = g_getenv ("DYN_SCREENSHOT_DIR");
-  g_autofree char *out = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean saved = FALSE;
-
-  if (dir != NULL)
-    out = g_strdup (dir);
-  else
-    out = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : tmp_dir,
-                            "screenshots", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (out, 0755), ==, 0);
-  path = g_build_filename (out, name, NULL);
-  for (guint i = 0; i < 50 && !saved; i++)
-    {
-      settle ();
-      g_clear_error (&error);
-      saved = dyn_window_save_png (window, path, &error);
-    }
-  g_assert_no_error (error);
-  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
-  g_test_message ("screenshot: %s", path);
+  dyn_test_window_screenshot (window, name, tmp_dir);
 }
 
 static void
@@ -227,7 +195,7 @@ open_create_dialog (Fixture *fixture)
   GtkWindow *dialog;
 
   activate (fixture->window, "win.create-table", NULL);
-  settle ();
+  dyn_test_settle ();
   dialog = dyn_window_get_table_dialog (fixture->window);
   g_assert_true (DYN_IS_CREATE_TABLE_DIALOG (dialog));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
@@ -385,7 +353,7 @@ show_details (Fixture *fixture)
 {
   activate (fixture->window, "win.show-view", g_variant_new_string ("details"));
   dyn_test_wait_idle (fixture->window);
-  settle ();
+  dyn_test_settle ();
   g_assert_cmpstr (dyn_window_get_view (fixture->window), ==, "details");
 }
 
@@ -403,11 +371,11 @@ scroll_details_to (Fixture    *fixture,
   graphene_point_t point = GRAPHENE_POINT_INIT (0, 0), out;
 
   g_assert_nonnull (group);
-  settle ();
+  dyn_test_settle ();
   g_assert_true (gtk_widget_compute_point (group, child, &point, &out));
   gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (scrolled),
                             out.y + gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (scrolled)) - above);
-  settle ();
+  dyn_test_settle ();
 }
 
 /* Create Table through the dialog: what it shows is what is created. */
@@ -431,7 +399,7 @@ test_create (Fixture       *fixture,
   g_assert_false (dyn_create_table_dialog_get_valid (dialog));
   g_assert_false (gtk_widget_is_sensitive (dyn_create_table_dialog_get_create_button (dialog)));
   fill_orders (dialog, table);
-  settle ();
+  dyn_test_settle ();
   {
     g_autofree char *problems = dyn_create_table_dialog_dup_problems (dialog);
     g_assert_cmpstr (problems, ==, "");
@@ -520,7 +488,7 @@ test_create_hash_only_binary (Fixture       *fixture,
   gsi = dyn_create_table_dialog_add_index (dialog, DYN_INDEX_GLOBAL);
   dyn_create_table_index_row_set_name (gsi, "BySize");
   g_assert_true (dyn_create_table_index_row_add_attribute (gsi, FALSE, "size", DYN_VALUE_N));
-  settle ();
+  dyn_test_settle ();
   g_assert_true (dyn_create_table_dialog_get_valid (dialog));
   g_assert_nonnull (strstr (dyn_create_table_dialog_get_json (dialog), "\"PROVISIONED\""));
   shown = json_from_string (dyn_create_table_dialog_get_json (dialog), &error);
@@ -560,12 +528,12 @@ test_invalid (Fixture       *fixture,
 
   /* An LSI on a table without a sort key. */
   dyn_create_table_dialog_set_table (dialog, "Invalid1", "pk", DYN_VALUE_S, NULL, DYN_VALUE_S);
-  settle ();
+  dyn_test_settle ();
   g_assert_true (dyn_create_table_dialog_get_valid (dialog));
   lsi = dyn_create_table_dialog_add_index (dialog, DYN_INDEX_LOCAL);
   dyn_create_table_index_row_set_name (lsi, "ByWhen");
   g_assert_true (dyn_create_table_index_row_add_attribute (lsi, TRUE, "when", DYN_VALUE_N));
-  settle ();
+  dyn_test_settle ();
   g_assert_false (dyn_create_table_dialog_get_valid (dialog));
   g_assert_false (gtk_widget_is_sensitive (dyn_create_table_dialog_get_create_button (dialog)));
   g_assert_null (dyn_create_table_dialog_get_json (dialog));
@@ -574,7 +542,7 @@ test_invalid (Fixture       *fixture,
   g_assert_nonnull (strstr (dyn_create_table_index_row_get_error (lsi), "ByWhen"));
   /* With a sort key it is fine. */
   dyn_create_table_dialog_set_table (dialog, "Invalid1", "pk", DYN_VALUE_S, "sk", DYN_VALUE_S);
-  settle ();
+  dyn_test_settle ();
   g_assert_true (dyn_create_table_dialog_get_valid (dialog));
   g_assert_null (dyn_create_table_index_row_get_error (lsi));
   dyn_create_table_dialog_remove_index (dialog, lsi);
@@ -586,7 +554,7 @@ test_invalid (Fixture       *fixture,
   gsi2 = dyn_create_table_dialog_add_index (dialog, DYN_INDEX_GLOBAL);
   dyn_create_table_index_row_set_name (gsi2, "GSI1");
   g_assert_true (dyn_create_table_index_row_add_attribute (gsi2, FALSE, "b", DYN_VALUE_S));
-  settle ();
+  dyn_test_settle ();
   g_assert_false (dyn_create_table_dialog_get_valid (dialog));
   g_assert_false (gtk_widget_is_sensitive (dyn_create_table_dialog_get_create_button (dialog)));
   problems = dyn_create_table_dialog_dup_problems (dialog);
@@ -595,13 +563,13 @@ test_invalid (Fixture       *fixture,
   g_assert_true (dyn_create_table_index_row_get_error (gsi1) != NULL || dyn_create_table_index_row_get_error (gsi2) != NULL);
   screenshot (GTK_WINDOW (dialog), "create-table-invalid.png");
   dyn_create_table_index_row_set_name (gsi2, "GSI2");
-  settle ();
+  dyn_test_settle ();
   g_assert_true (dyn_create_table_dialog_get_valid (dialog));
   g_assert_true (gtk_widget_is_sensitive (dyn_create_table_dialog_get_create_button (dialog)));
 
   /* One type per attribute across the keys. */
   g_assert_true (dyn_create_table_index_row_add_attribute (gsi2, TRUE, "sk", DYN_VALUE_N));
-  settle ();
+  dyn_test_settle ();
   g_assert_false (dyn_create_table_dialog_get_valid (dialog));
   g_clear_pointer (&problems, g_free);
   problems = dyn_create_table_dialog_dup_problems (dialog);
@@ -612,7 +580,7 @@ test_invalid (Fixture       *fixture,
   dyn_create_table_dialog_remove_index (dialog, gsi2);
   dyn_create_table_dialog_set_infrequent_access (dialog, TRUE);
   dyn_create_table_dialog_set_deletion_protection (dialog, TRUE);
-  settle ();
+  dyn_test_settle ();
   g_assert_true (dyn_create_table_dialog_get_valid (dialog));
   g_assert_nonnull (strstr (dyn_create_table_dialog_get_json (dialog), "\"STANDARD_INFREQUENT_ACCESS\""));
   g_assert_nonnull (strstr (dyn_create_table_dialog_get_json (dialog), "\"DeletionProtectionEnabled\" : true"));
@@ -697,7 +665,7 @@ test_count_and_indexes (Fixture       *fixture,
 
   /* Add Index: the GSI row of the Create Table dialog. */
   activate (fixture->window, "win.add-gsi", NULL);
-  settle ();
+  dyn_test_settle ();
   dialog = dyn_window_get_table_dialog (fixture->window);
   g_assert_nonnull (dialog);
   row = DYN_CREATE_TABLE_INDEX_ROW (find_type (GTK_WIDGET (dialog), DYN_TYPE_CREATE_TABLE_INDEX_ROW));
@@ -705,7 +673,7 @@ test_count_and_indexes (Fixture       *fixture,
   dyn_create_table_index_row_set_name (row, "ByGenre");
   g_assert_true (dyn_create_table_index_row_add_attribute (row, FALSE, "genre", DYN_VALUE_S));
   g_assert_true (dyn_create_table_index_row_add_attribute (row, TRUE, "year", DYN_VALUE_N));
-  settle ();
+  dyn_test_settle ();
   g_assert_null (dyn_create_table_index_row_get_error (row));
   screenshot (dialog, "add-index.png");
   click (find_button (GTK_WIDGET (dialog), "_Add Index"));
@@ -743,7 +711,7 @@ test_count_and_indexes (Fixture       *fixture,
 
   /* Delete Index, after a confirmation. */
   activate (fixture->window, "win.delete-gsi", g_variant_new_string ("ByGenre"));
-  settle ();
+  dyn_test_settle ();
   dialog = dyn_window_get_table_dialog (fixture->window);
   g_assert_true (ADW_IS_MESSAGE_DIALOG (dialog));
   respond (ADW_MESSAGE_DIALOG (dialog), "delete");
@@ -868,7 +836,7 @@ test_truncate (Fixture       *fixture,
   open_table (fixture, table);
   show_details (fixture);
   activate (fixture->window, "win.truncate-table", NULL);
-  settle ();
+  dyn_test_settle ();
   dialog = dyn_window_get_table_dialog (fixture->window);
   g_assert_true (ADW_IS_MESSAGE_DIALOG (dialog));
   g_test_message ("%s", adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)));
@@ -907,7 +875,7 @@ test_delete (Fixture       *fixture,
   open_table (fixture, table);
   show_details (fixture);
   activate (fixture->window, "win.delete-table", NULL);
-  settle ();
+  dyn_test_settle ();
   dialog = dyn_window_get_table_dialog (fixture->window);
   g_assert_true (ADW_IS_MESSAGE_DIALOG (dialog));
   message = ADW_MESSAGE_DIALOG (dialog);
@@ -949,7 +917,7 @@ test_create_cancel (Fixture       *fixture,
     return;
   dialog = open_create_dialog (fixture);
   fill_orders (dialog, table);
-  settle ();
+  dyn_test_settle ();
   g_assert_true (dyn_create_table_dialog_get_valid (dialog));
   click (find_button (GTK_WIDGET (dialog), "_Cancel"));
   wait_dialog_closed (fixture->window);

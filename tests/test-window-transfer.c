@@ -52,16 +52,6 @@ typedef struct {
 #define N_MOVIES 120
 
 static void
-settle (void)
-{
-  for (guint i = 0; i < 15; i++)
-    {
-      dyn_test_iterate ();
-      g_usleep (10000);
-    }
-}
-
-static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
@@ -209,7 +199,7 @@ wait_export (DynTransferExportDialog *dialog)
       g_usleep (5000);
     }
   g_assert_false (export_running (dialog));
-  settle ();
+  dyn_test_settle ();
 }
 
 static gboolean
@@ -229,35 +219,14 @@ wait_import (DynTransferImportDialog *dialog)
       g_usleep (5000);
     }
   g_assert_false (import_busy (dialog));
-  settle ();
+  dyn_test_settle ();
 }
 
-/* Screenshots: into $DYN_SCREENSHOT_DIR, else the build directory. */
 static void
 screenshot (GtkWindow  *window,
             const char *name)
 {
-  const char *dir = g_getenv ("DYN_SCREENSHOT_DIR");
-  g_autofree char *out = NULL;
-  g_autofree char *path = NULL;
-  g_autoptr(GError) error = NULL;
-  gboolean saved = FALSE;
-
-  if (dir != NULL)
-    out = g_strdup (dir);
-  else
-    out = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : tmp_dir,
-                            "screenshots", NULL);
-  g_assert_cmpint (g_mkdir_with_parents (out, 0755), ==, 0);
-  path = g_build_filename (out, name, NULL);
-  for (guint i = 0; i < 50 && !saved; i++)
-    {
-      settle ();
-      g_clear_error (&error);
-      saved = dyn_window_save_png (window, path, &error);
-    }
-  g_assert_no_error (error);
-  g_test_message ("screenshot: %s", path);
+  dyn_test_window_screenshot (window, name, tmp_dir);
 }
 
 /* Every item of an exported @path: the keys "year/title" (or "id") seen,
@@ -302,7 +271,7 @@ open_export (Fixture *fixture)
   GtkWindow *dialog;
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.export", NULL));
-  settle ();
+  dyn_test_settle ();
   dialog = dyn_window_get_transfer_dialog (fixture->window);
   g_assert_true (DYN_IS_TRANSFER_EXPORT_DIALOG (dialog));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (dialog)));
@@ -317,7 +286,7 @@ close_dialog (Fixture *fixture)
 
   g_assert_nonnull (dialog);
   gtk_window_close (dialog);
-  settle ();
+  dyn_test_settle ();
   g_assert_null (dyn_window_get_transfer_dialog (fixture->window));
 }
 
@@ -491,7 +460,7 @@ open_import (Fixture *fixture)
   GtkWindow *dialog;
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.import", NULL));
-  settle ();
+  dyn_test_settle ();
   dialog = dyn_window_get_transfer_dialog (fixture->window);
   g_assert_true (DYN_IS_TRANSFER_IMPORT_DIALOG (dialog));
   gtk_window_set_default_size (dialog, 640, 900);
@@ -587,7 +556,7 @@ test_import_bad_lines (Fixture       *fixture,
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_LIGHT);
 
   dyn_transfer_import_dialog_set_skip_bad (dialog, TRUE);
-  settle ();
+  dyn_test_settle ();
   g_assert_true (gtk_widget_is_sensitive (import_button));
   click (GTK_WIDGET (dialog), "_Import");
   wait_import (dialog);
@@ -668,7 +637,7 @@ test_import_errors (Fixture       *fixture,
   g_assert_false (gtk_widget_is_sensitive (find_button (GTK_WIDGET (dialog), "_Import")));
   /* Skipping every line leaves nothing to import. */
   dyn_transfer_import_dialog_set_skip_bad (dialog, TRUE);
-  settle ();
+  dyn_test_settle ();
   g_assert_false (gtk_widget_is_sensitive (find_button (GTK_WIDGET (dialog), "_Import")));
   dyn_transfer_import_dialog_set_skip_bad (dialog, FALSE);
 
