@@ -80,6 +80,51 @@ void         dyn_client_set_read_only       (DynClient *self,
                                              gboolean   read_only);
 
 /**
+ * DynClientReauthFunc:
+ * @client: the client whose request failed
+ * @error: why: %DYN_ERROR_EXPIRED_CREDENTIALS (ExpiredTokenException, an SSO
+ *   token or role credentials that cannot be refreshed without the user)
+ * @cancellable: cancelled when the client goes away
+ * @callback: call it when the user signed in again or gave up
+ * @callback_data: data for @callback
+ * @user_data: the data given to dyn_client_set_reauth_handler()
+ *
+ * Asks the user to sign in again (the window's non-modal "Sign in again"
+ * prompt). The matching #DynClientReauthFinishFunc returns %TRUE when fresh
+ * credentials are there, %FALSE with @error set when the user cancelled.
+ */
+typedef void     (*DynClientReauthFunc)       (DynClient           *client,
+                                               const GError        *error,
+                                               GCancellable        *cancellable,
+                                               GAsyncReadyCallback  callback,
+                                               gpointer             callback_data,
+                                               gpointer             user_data);
+typedef gboolean (*DynClientReauthFinishFunc) (GAsyncResult        *result,
+                                               GError             **error,
+                                               gpointer             user_data);
+
+/**
+ * dyn_client_set_reauth_handler:
+ *
+ * When a request fails because the credentials expired, the client first
+ * invalidates its provider and tries once more (role and SSO credentials
+ * usually refresh without the user). If that fails too, the request waits:
+ * @reauth is called once, however many requests wait, and when it finishes
+ * with %TRUE every waiting request is sent again (same parameters, fresh
+ * signature); with %FALSE they fail with its error. Without a handler the
+ * expired error is returned as is. Writes that were refused as expired were
+ * never applied, so sending them again is safe.
+ */
+void         dyn_client_set_reauth_handler  (DynClient                 *self,
+                                             DynClientReauthFunc        reauth,
+                                             DynClientReauthFinishFunc  finish,
+                                             gpointer                   user_data,
+                                             GDestroyNotify             destroy);
+/* Whether requests are waiting for a sign-in right now. */
+gboolean     dyn_client_is_waiting_for_sign_in (DynClient *self);
+DynCredentialsProvider *dyn_client_get_credentials_provider (DynClient *self);
+
+/**
  * dyn_client_call_async:
  * @operation: the operation name, e.g. "Query"
  * @params: (transfer none): the request object

@@ -55,6 +55,7 @@ struct _DynSharedConfig {
   GHashTable *config_profiles;   /* profile name → merged IniSection* of borrowed properties */
   GPtrArray  *config_order;      /* profile names of the config file, in file order */
   GHashTable *services;          /* services name → IniSection* (borrowed) */
+  GHashTable *sso_sessions;      /* sso-session name → IniSection* (borrowed) */
 };
 
 struct _DynProfile {
@@ -506,9 +507,12 @@ index_config_file (DynSharedConfig *self)
       if (name == NULL)
         {
           g_autofree char *services = section_name (section->header, "services");
+          g_autofree char *sso_session = section_name (section->header, "sso-session");
 
           if (services != NULL)
             g_hash_table_replace (self->services, g_steal_pointer (&services), section);
+          else if (sso_session != NULL)
+            g_hash_table_replace (self->sso_sessions, g_steal_pointer (&sso_session), section);
           else
             g_debug ("%s line %u: section [%s] is not a profile; ignored",
                      self->config->display, section->line, section->header);
@@ -556,6 +560,7 @@ dyn_shared_config_load_from_files (const char  *config_path,
   self->config_profiles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) ini_section_free);
   self->config_order = g_ptr_array_new_with_free_func (g_free);
   self->services = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->sso_sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   if ((self->config = ini_load (config_path, error)) == NULL)
     return NULL;
@@ -607,6 +612,7 @@ shared_config_clear (DynSharedConfig *self)
   g_clear_pointer (&self->config_profiles, g_hash_table_unref);
   g_clear_pointer (&self->config_order, g_ptr_array_unref);
   g_clear_pointer (&self->services, g_hash_table_unref);
+  g_clear_pointer (&self->sso_sessions, g_hash_table_unref);
   g_clear_pointer (&self->config, ini_file_free);
   g_clear_pointer (&self->credentials, ini_file_free);
 }
@@ -700,6 +706,31 @@ dyn_shared_config_get_value (DynSharedConfig *self,
   return profile_value (self, profile, lower, NULL);
 }
 
+const char *
+dyn_shared_config_get_sso_session_value (DynSharedConfig *self,
+                                         const char      *session,
+                                         const char      *key)
+{
+  g_autofree char *lower = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (session != NULL, NULL);
+  g_return_val_if_fail (key != NULL, NULL);
+
+  lower = g_ascii_strdown (key, -1);
+  return section_value (g_hash_table_lookup (self->sso_sessions, session), lower);
+}
+
+gboolean
+dyn_shared_config_has_sso_session (DynSharedConfig *self,
+                                   const char      *session)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (session != NULL, FALSE);
+
+  return g_hash_table_contains (self->sso_sessions, session);
+}
+
 static gboolean
 is_true (const char *value)
 {
@@ -718,10 +749,11 @@ nonempty (const char *value)
   return (value != NULL && *value != '\0') ? value : NULL;
 }
 
-/* The dynamodb endpoint_url of the profile's services section. */
+/* The endpoint_url of @service ("dynamodb", "sts", "sso", "sso_oidc") in the profile's services section. */
 static const char *
 services_endpoint (DynSharedConfig  *self,
                    const char       *profile,
+                   const char       *service,
                    const char      **services_name)
 {
   const char *name = nonempty (profile_value (self, profile, "services", NULL));
@@ -739,7 +771,7 @@ services_endpoint (DynSharedConfig  *self,
       return NULL;
     }
 
-  prop = g_hash_table_lookup (section->properties, "dynamodb");
+  prop = g_hash_table_lookup (section->properties, service);
   if (prop == NULL || prop->nested == NULL)
     return NULL;
 
@@ -757,10 +789,64 @@ file_endpoint (DynSharedConfig *self,
   if (is_true (profile_value (self, profile, "ignore_configured_endpoint_urls", NULL)))
     return NULL;
 
-  if ((endpoint = services_endpoint (self, profile, NULL)) != NULL)
+  if ((endpoint = services_endpoint (self, profile, "dynamodb", NULL)) != NULL)
     return endpoint;
 
   return nonempty (profile_value (self, profile, "endpoint_url", NULL));
+}
+
+char *
+dyn_shared_config_dup_service_endpoint (DynSharedConfig  *self,
+                                        const char       *profile,
+                                        const char       *service,
+                                        char            **source)
+{
+  g_autofree char *upper = NULL;
+  g_autofree char *env_name = NULL;
+  const char *ignore_text;
+  const char *services_name = NULL;
+  const char *file = NULL;
+  const char *value;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (profile != NULL, NULL);
+  g_return_val_if_fail (service != NULL, NULL);
+
+  if (source != NULL)
+    *source = NULL;
+
+  if ((ignore_text = env ("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")) == NULL)
+    ignore_text = profile_value (self, profile, "ignore_configured_endpoint_urls", NULL);
+  if (is_true (ignore_text))
+    return NULL;
+
+  upper = g_ascii_strup (service, -1);
+  env_name = g_strconcat ("AWS_ENDPOINT_URL_", upper, NULL);
+  if ((value = env (env_name)) != NULL)
+    {
+      if (source != NULL)
+        *source = g_steal_pointer (&env_name);
+      return g_strdup (value);
+    }
+  if ((value = env ("AWS_ENDPOINT_URL")) != NULL)
+    {
+      if (source != NULL)
+        *source = g_strdup ("AWS_ENDPOINT_URL");
+      return g_strdup (value);
+    }
+  if ((value = services_endpoint (self, profile, service, &services_name)) != NULL)
+    {
+      if (source != NULL)
+        *source = g_strdup_printf (_("services section '%s' in %s"), services_name, self->config->display);
+      return g_strdup (value);
+    }
+  if ((value = nonempty (profile_value (self, profile, "endpoint_url", &file))) != NULL)
+    {
+      if (source != NULL)
+        *source = g_strdup_printf (_("profile '%s' in %s"), profile, file);
+      return g_strdup (value);
+    }
+  return NULL;
 }
 
 static DynProfileInfo *
@@ -896,7 +982,7 @@ resolve_endpoint (DynSharedConfig         *shared,
       self->endpoint_url = g_strdup (value);
       self->endpoint_source = g_strdup ("AWS_ENDPOINT_URL");
     }
-  else if ((value = services_endpoint (shared, name, &services_name)) != NULL)
+  else if ((value = services_endpoint (shared, name, "dynamodb", &services_name)) != NULL)
     {
       self->endpoint_url = g_strdup (value);
       /* Translators: where the endpoint came from. “services” is a kind of section of
@@ -1069,6 +1155,17 @@ resolve_credentials (DynSharedConfig          *shared,
                                                            _("environment variables"));
     }
 
+  if (options->profile_credentials != NULL)
+    {
+      gboolean handled = FALSE;
+
+      provider = options->profile_credentials (shared, name, explicit_profile,
+                                               DYN_PROFILE_CREDENTIALS_BEFORE_KEYS, &handled,
+                                               options->profile_credentials_data, error);
+      if (handled)
+        return provider;
+    }
+
   /* Using the profile's keys instead of the role it names would be a different identity. */
   for (guint i = 0; i < 2; i++)
     {
@@ -1093,6 +1190,17 @@ resolve_credentials (DynSharedConfig          *shared,
     {
       if (nonempty (profile_value (shared, name, unsupported[i][0], NULL)) != NULL)
         goto unsupported_profile;
+    }
+
+  if (options->profile_credentials != NULL)
+    {
+      gboolean handled = FALSE;
+
+      provider = options->profile_credentials (shared, name, explicit_profile,
+                                               DYN_PROFILE_CREDENTIALS_LAST, &handled,
+                                               options->profile_credentials_data, error);
+      if (handled)
+        return provider;
     }
 
   if (explicit_profile)

@@ -71,6 +71,28 @@ const char      *dyn_shared_config_get_value            (DynSharedConfig  *self,
  * Returns: (transfer full) (element-type DynProfileInfo) */
 GPtrArray       *dyn_shared_config_list_profiles        (DynSharedConfig  *self) G_GNUC_WARN_UNUSED_RESULT;
 
+/* A setting of the config file's `[sso-session NAME]` section, or %NULL. */
+const char      *dyn_shared_config_get_sso_session_value (DynSharedConfig *self,
+                                                         const char       *session,
+                                                         const char       *key);
+gboolean         dyn_shared_config_has_sso_session      (DynSharedConfig  *self,
+                                                         const char       *session);
+/**
+ * dyn_shared_config_dup_service_endpoint:
+ * @service: the services-section key: "dynamodb", "sts", "sso", "sso_oidc"
+ * @source: (out) (optional): where it came from, for messages
+ *
+ * The endpoint the SDKs would use for @service with @profile:
+ * AWS_ENDPOINT_URL_<SERVICE> (upper case), AWS_ENDPOINT_URL, the profile's
+ * services section, the profile's endpoint_url; none of them when
+ * AWS_IGNORE_CONFIGURED_ENDPOINT_URLS / ignore_configured_endpoint_urls is
+ * true. %NULL for the service's AWS endpoint.
+ */
+char            *dyn_shared_config_dup_service_endpoint (DynSharedConfig  *self,
+                                                         const char       *profile,
+                                                         const char       *service,
+                                                         char            **source) G_GNUC_WARN_UNUSED_RESULT;
+
 void             dyn_profile_info_free                  (DynProfileInfo   *info);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynSharedConfig, dyn_shared_config_unref)
@@ -91,6 +113,33 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynProfileInfo, dyn_profile_info_free)
  *
  * What the caller knows before resolving a profile. All fields may be %NULL.
  */
+typedef enum {
+  DYN_PROFILE_CREDENTIALS_BEFORE_KEYS,  /* after the environment's keys, before the profile's own keys */
+  DYN_PROFILE_CREDENTIALS_LAST,         /* after every source of the profile found nothing */
+} DynProfileCredentialsPhase;
+
+/**
+ * DynProfileCredentialsFunc:
+ * @shared: the shared files
+ * @profile: the profile being resolved
+ * @explicit_profile: whether the profile was chosen explicitly
+ * @phase: where in the chain the hook is asked
+ * @handled: (out): set to %TRUE when the hook decides the credentials
+ *   (returning a provider, or %NULL with @error set)
+ * @user_data: #DynResolveOptions.profile_credentials_data
+ *
+ * How client/signin/ plugs the providers the files describe but client/aws/
+ * cannot build (assume role, web identity, IAM Identity Center, the container
+ * and instance providers) into dyn_profile_resolve(), in the SDKs' order.
+ */
+typedef DynCredentialsProvider *(*DynProfileCredentialsFunc) (DynSharedConfig             *shared,
+                                                              const char                  *profile,
+                                                              gboolean                     explicit_profile,
+                                                              DynProfileCredentialsPhase   phase,
+                                                              gboolean                    *handled,
+                                                              gpointer                     user_data,
+                                                              GError                     **error);
+
 typedef struct {
   const char             *profile;
   const char             *region;
@@ -99,6 +148,9 @@ typedef struct {
   const char             *secret_access_key;
   const char             *session_token;
   DynCredentialsProvider *provider;
+  /* The sign-in hook (see DynProfileCredentialsFunc); %NULL reports such profiles as unsupported. */
+  DynProfileCredentialsFunc profile_credentials;
+  gpointer                  profile_credentials_data;
 } DynResolveOptions;
 
 /**
@@ -120,7 +172,8 @@ typedef struct {
  * Credentials: @options->provider, the static keys of @options, the
  * environment (unless @options->profile is set), the profile's keys in the
  * credentials file, then in the config file, then its credential_process.
- * Profiles that assume a role or use SSO are reported as unsupported.
+ * Profiles that assume a role or use SSO go to @options->profile_credentials
+ * (client/signin/ sets it); without it they are reported as unsupported.
  */
 typedef struct _DynProfile DynProfile;
 

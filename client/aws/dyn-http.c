@@ -495,17 +495,36 @@ dyn_http_post_async (DynHttp             *self,
                      GAsyncReadyCallback  callback,
                      gpointer             user_data)
 {
+  g_return_if_fail (body != NULL);
+
+  dyn_http_request_async (self, "POST", url, headers, body, cancellable, callback, user_data);
+}
+
+void
+dyn_http_request_async (DynHttp             *self,
+                        const char          *method,
+                        const char          *url,
+                        const char * const  *headers,
+                        GBytes              *body,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
   Transfer *t;
   CURLMcode mcode;
+  g_autoptr(GBytes) empty = NULL;
 
   g_return_if_fail (DYN_IS_HTTP (self));
+  g_return_if_fail (method != NULL);
   g_return_if_fail (url != NULL);
-  g_return_if_fail (body != NULL);
+
+  if (body == NULL)
+    body = empty = g_bytes_new_static ("", 0);
 
   t = g_new0 (Transfer, 1);
   t->http = self;
   t->task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (t->task, dyn_http_post_async);
+  g_task_set_source_tag (t->task, dyn_http_request_async);
   g_task_set_return_on_cancel (t->task, FALSE);
   t->url = g_strdup (url);
   t->body = g_bytes_ref (body);
@@ -530,9 +549,16 @@ dyn_http_post_async (DynHttp             *self,
   t->easy = curl_easy_init ();
   curl_easy_setopt (t->easy, CURLOPT_URL, url);
   curl_easy_setopt (t->easy, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt (t->easy, CURLOPT_POST, 1L);
-  curl_easy_setopt (t->easy, CURLOPT_POSTFIELDS, g_bytes_get_data (body, NULL));
-  curl_easy_setopt (t->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) g_bytes_get_size (body));
+  if (strcmp (method, "GET") == 0)
+    curl_easy_setopt (t->easy, CURLOPT_HTTPGET, 1L);
+  else
+    {
+      curl_easy_setopt (t->easy, CURLOPT_POST, 1L);
+      curl_easy_setopt (t->easy, CURLOPT_POSTFIELDS, g_bytes_get_data (body, NULL));
+      curl_easy_setopt (t->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) g_bytes_get_size (body));
+      if (strcmp (method, "POST") != 0)
+        curl_easy_setopt (t->easy, CURLOPT_CUSTOMREQUEST, method);
+    }
   curl_easy_setopt (t->easy, CURLOPT_HTTPHEADER, t->headers);
   curl_easy_setopt (t->easy, CURLOPT_WRITEFUNCTION, write_cb);
   curl_easy_setopt (t->easy, CURLOPT_WRITEDATA, t);
@@ -578,7 +604,7 @@ dyn_http_post_finish (DynHttp       *self,
 {
   g_return_val_if_fail (DYN_IS_HTTP (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_http_post_async, NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_http_request_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
 }

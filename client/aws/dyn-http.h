@@ -61,6 +61,24 @@ DynHttpResponse *dyn_http_post_finish       (DynHttp             *self,
                                              GError             **error) G_GNUC_WARN_UNUSED_RESULT;
 
 /**
+ * dyn_http_request_async:
+ * @method: "GET", "POST", "PUT", …
+ * @body: (nullable): the body; ignored for GET
+ *
+ * Like dyn_http_post_async() with another method (the container and
+ * instance metadata credential endpoints, the IAM Identity Center portal).
+ * Finish with dyn_http_post_finish().
+ */
+void             dyn_http_request_async     (DynHttp             *self,
+                                             const char          *method,
+                                             const char          *url,
+                                             const char * const  *headers,
+                                             GBytes              *body,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+
+/**
  * dyn_http_check_endpoint:
  * @allow_insecure: whether plain http may go to a host that is not loopback
  *

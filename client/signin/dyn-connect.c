@@ -8,6 +8,7 @@
 #include "dyn-config.h"
 #include "dyn-connect.h"
 #include "dyn-http.h"
+#include "dyn-signin.h"
 
 static gboolean
 is_loopback_endpoint (const char *endpoint)
@@ -33,7 +34,7 @@ dyn_connect (const char  *profile,
   options.region = region;
   options.endpoint_url = endpoint;
 
-  resolved = dyn_profile_resolve (NULL, &options, &local_error);
+  resolved = dyn_sign_in_resolve (NULL, &options, NULL, &local_error);
   if (resolved == NULL &&
       g_error_matches (local_error, DYN_ERROR, DYN_ERROR_CREDENTIALS) &&
       is_loopback_endpoint (endpoint))
@@ -42,7 +43,7 @@ dyn_connect (const char  *profile,
       g_clear_error (&local_error);
       options.access_key_id = "dynoscope";
       options.secret_access_key = "local";
-      resolved = dyn_profile_resolve (NULL, &options, &local_error);
+      resolved = dyn_sign_in_resolve (NULL, &options, NULL, &local_error);
     }
   if (resolved == NULL)
     {
