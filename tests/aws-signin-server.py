@@ -137,6 +137,9 @@ CONTROL PATHS (not logged)
   POST /_test/reset                    clear log, counters and everything issued
                                        (registrations, device codes, tokens, credentials,
                                        expiry marks); the scenario stays
+  POST /_test/reset?keep=tokens        the same, but registrations and SSO access and
+                                       refresh tokens issued so far stay valid (a cache
+                                       written by a login is read after the reset)
   POST /_test/expire?access_key=AK     issued credentials AK are expired from now on
   POST /_test/expire?access_token=T    an SSO access token is expired (T raw, or its fingerprint)
   POST /_test/revoke-refresh           every refresh token fails (invalid_grant)
@@ -213,7 +216,8 @@ class State:
         self.sso = scenario.get("sso", {})
         self.reset()
 
-    def reset(self):
+    def reset(self, keep_tokens=False):
+        kept = (self.clients, self.access_tokens, self.refresh_tokens) if keep_tokens else None
         self.log = []
         self.counters = {}
         self.issued = {}            # access key → credential record
@@ -224,6 +228,10 @@ class State:
         self.refresh_tokens = {t: {"client": None} for t in self.sso.get("refresh_tokens_valid", [])}
         self.refresh_revoked = False
         self.imds_tokens = set()
+        if kept:
+            self.clients.update(kept[0])
+            self.access_tokens.update(kept[1])
+            self.refresh_tokens.update(kept[2])
         if self.log_path:
             open(self.log_path, "w").close()
 
@@ -372,7 +380,7 @@ class Handler(BaseHTTPRequestHandler):
         if method != "POST":
             return self.send_json(405, {"error": "POST"})
         if path == "/_test/reset":
-            st.reset()
+            st.reset(keep_tokens=query.get("keep") == "tokens")
         elif path == "/_test/expire":
             if "access_key" in query:
                 cred = st.issued.get(query["access_key"])
