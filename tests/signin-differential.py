@@ -22,6 +22,8 @@ home folder), and `case.json`:
     "operations": ["AssumeRole", …],  the operations botocore must send (a check of the case)
     "arn": "arn:aws:sts::…",          the identity both must end with (optional)
     "signing_region": "eu-west-1",    every signed request of both must use it (optional)
+    "compare_cache": true,            the SSO cache files after both runs must hold the same
+                                      startUrl, region, tokens and registration
     "mode": "differential"            (default) botocore, reset, Dynoscope, compare
           | "dynoscope-login"         `dynoscope-cli login` writes the token cache; botocore
                                       then gets credentials from it
@@ -357,6 +359,19 @@ def case_differential(cli, case, case_dir, server, root):
         i, x, y = diff
         raise Failure("request %d differs:\n  botocore:  %s\n  dynoscope: %s" % (i + 1, json.dumps(x, sort_keys=True),
                                                                                  json.dumps(y, sort_keys=True)))
+    if case.get("compare_cache"):
+        fields = ("startUrl", "region", "accessToken", "refreshToken", "clientId", "clientSecret")
+        cb, cd = cache_files(home_b), cache_files(home_d)
+        check(sorted(cb) == sorted(cd), "cache files differ: botocore %s, dynoscope %s" % (sorted(cb), sorted(cd)))
+        for name in cb:
+            with open(cb[name]) as f:
+                tb = json.load(f)
+            with open(cd[name]) as f:
+                td = json.load(f)
+            for field in fields:
+                check(tb.get(field) == td.get(field), "after the run the cache file %s differs in %s"
+                      " (botocore %s, dynoscope %s)" % (name, field, fingerprint(str(tb.get(field))),
+                                                        fingerprint(str(td.get(field)))))
     if expect_ok:
         ib = normalize_identity(boto["identity"], sessions_b)
         idn = normalize_identity(dyn["identity"], sessions_d)
