@@ -124,7 +124,9 @@ DETERMINISM
 LOG
   One JSON object per request (control paths excepted), appended to --log
   FILE and returned by GET /_test/log as an array:
-    {"seq", "service": "sts"|"sso-oidc"|"sso"|"ecs"|"imds", "operation",
+    {"seq", "service": "sts"|"sso-oidc"|"sso"|"ecs"|"imds", "operation" (the API's
+     name; ecs: GetContainerCredentials; imds: GetMetadataToken, GetInstanceRoleName,
+     GetInstanceRoleCredentials),
      "method", "path", "parameters": {…}, "signing_access_key",
      "signing_region", "signing_service", "signing_session_token",
      "status", "error"}
@@ -752,7 +754,7 @@ class Handler(BaseHTTPRequestHandler):
         conf = st.scenario.get("imds", {})
         role = conf.get("role_name", "ec2-role")
         if path == "/latest/api/token" and method == "PUT":
-            entry["operation"] = "GetToken"
+            entry["operation"] = "GetMetadataToken"
             ttl = self.headers.get("X-aws-ec2-metadata-token-ttl-seconds")
             entry["parameters"] = {"ttl": ttl}
             if not ttl or not ttl.isdigit() or not 1 <= int(ttl) <= 21600:
@@ -764,7 +766,7 @@ class Handler(BaseHTTPRequestHandler):
         token = self.headers.get("X-aws-ec2-metadata-token")
         entry["parameters"] = {"token": fingerprint(token)}
         prefix = "/latest/meta-data/iam/security-credentials/"
-        entry["operation"] = "GetRoleName" if path == prefix else "GetRoleCredentials"
+        entry["operation"] = "GetInstanceRoleName" if path == prefix else "GetInstanceRoleCredentials"
         if method != "GET" or not path.startswith(prefix):
             raise JsonError(404, "NotFound", {"message": "Not Found"})
         if token not in st.imds_tokens:
