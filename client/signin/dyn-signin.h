@@ -186,7 +186,7 @@ DynCallerIdentity *dyn_sign_in_whoami_finish (GAsyncResult            *result,
  * @profile: (nullable): the profile it came from, for messages
  * @role_arn: the role
  * @role_session_name: (nullable): the session name; %NULL for botocore's
- *   "botocore-session-<unix time>" style default ("dynoscope-<unix time>")
+ *   "botocore-session-<unix time>" style default ("dynoscope-session-<unix time>")
  * @external_id: (nullable): ExternalId
  * @mfa_serial: (nullable): SerialNumber; the code comes from the prompter
  * @duration_seconds: DurationSeconds, 0 to leave it out (the role's default, 1 hour)

@@ -264,7 +264,8 @@ parse_start_cb (GMarkupParseContext  *context,
       if (p->root_seen)
         {
           g_set_error (error, G_MARKUP_ERROR, G_MARKUP_ERROR_INVALID_CONTENT,
-                       "a second document element <%s>", name);
+                       /* Translators: %s is an XML element name */
+                       _("a second document element <%s>"), name);
           return;
         }
       p->root_seen = TRUE;
@@ -273,7 +274,8 @@ parse_start_cb (GMarkupParseContext  *context,
       else if (!g_str_equal (name, p->response_name))
         {
           g_set_error (error, G_MARKUP_ERROR, G_MARKUP_ERROR_UNKNOWN_ELEMENT,
-                       "<%s> instead of <%s>", name, p->response_name);
+                       /* Translators: both %s are XML element names */
+                       _("<%s> instead of <%s>"), name, p->response_name);
           return;
         }
     }
@@ -885,7 +887,8 @@ _dyn_sts_call_async (const char          *endpoint,
   if (uri == NULL || call->host == NULL)
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_CONFIG,
-                               _("Cannot use %s: %s"), _("the STS endpoint"), endpoint);
+                               /* Translators: %s is what was given as the STS endpoint */
+                               _("The STS endpoint %s is not a URL"), endpoint);
       g_object_unref (task);
       return;
     }
