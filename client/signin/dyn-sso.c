@@ -1233,8 +1233,10 @@ role_credentials_cb (GObject      *source,
           if (!fetch->signed_in && fetch->provider->prompter != NULL
               && dyn_sign_in_prompter_can_interact (fetch->provider->prompter))
             {
-              login_start_async (config, fetch->provider->prompter, g_task_get_cancellable (task),
-                                 fetch_login_cb, g_steal_pointer (&task));
+              GCancellable *cancellable = g_task_get_cancellable (task);
+
+              login_start_async (config, fetch->provider->prompter, cancellable, fetch_login_cb,
+                                 g_steal_pointer (&task));
               return;
             }
           error = expired_error (config);
