@@ -683,10 +683,15 @@ test_login_device_flow (Fixture       *fixture,
   JsonObject *entry;
   JsonObject *parameters;
   struct stat st;
+  gint64 started;
 
+  started = g_get_monotonic_time ();
   dyn_sso_login_async (config, DYN_SIGN_IN_PROMPTER (prompter), NULL, result_cb, &result);
   g_assert_true (dyn_sso_login_finish (wait_result (&result), &error));
   g_assert_no_error (error);
+  /* A lower bound only: the first poll at once answered slow_down, so the interval of 1 s became
+   * 6 s (the CLI's +5 s) before the pending poll and again before the last one. */
+  g_assert_cmpint (g_get_monotonic_time () - started, >=, 12 * G_USEC_PER_SEC);
 
   /* The prompter was shown the code and told the flow ended well. */
   g_assert_cmpuint (prompter->shown, ==, 1);
@@ -840,6 +845,56 @@ test_credentials_refresh (Fixture       *fixture,
   g_assert_true (json_parser_load_from_file (parser, path, &error));
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)), "receivedAt"),
                    ==, "2026-01-01T00:00:00Z");
+}
+
+static void
+test_credentials_refresh_window (Fixture       *fixture,
+                                 gconstpointer  data)
+{
+  /* Ten minutes left: inside botocore's 15 minute window, so the token is refreshed first. */
+  g_autofree char *text = cli_token (START_URL, PRE_ACCESS, 600);
+  g_autofree char *path = cache_file (fixture, CORP_CACHE);
+  g_autoptr(DynSsoConfig) config = config_of (fixture, "dev");
+  g_autoptr(DynCredentialsProvider) provider = NULL;
+  g_autoptr(DynCredentials) creds = NULL;
+  g_autoptr(DynSsoToken) token = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) log = NULL;
+  const char *bearer;
+
+  write_cache (fixture, CORP_CACHE, text);
+  provider = dyn_sso_provider_new (config, NULL);
+  creds = get_credentials (provider, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (dyn_signin_server_count (fixture->server, "CreateToken"), ==, 1);
+  token = dyn_sso_token_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (token->access_token, !=, PRE_ACCESS);
+  /* GetRoleCredentials went with the new token (the log shows its fingerprint, not the token). */
+  bearer = json_object_get_string_member (json_object_get_object_member (
+             log_entry (fixture, "GetRoleCredentials", 0, &log), "parameters"), "bearer_token");
+  {
+    g_autofree char *sha = g_compute_checksum_for_string (G_CHECKSUM_SHA256, token->access_token, -1);
+    g_autofree char *fingerprint = g_strdup_printf ("sha256:%.12s", sha);
+
+    g_assert_cmpstr (bearer, ==, fingerprint);
+  }
+
+  /* A refresh that fails inside the window leaves the file and uses the token while it lasts. */
+  g_clear_object (&provider);
+  g_clear_pointer (&creds, dyn_credentials_unref);
+  g_clear_pointer (&text, g_free);
+  text = cli_token (START_URL, PRE_ACCESS, 600);
+  write_cache (fixture, CORP_CACHE, text);
+  g_assert_true (dyn_signin_server_control (fixture->server, "revoke-refresh", &error));
+  provider = dyn_sso_provider_new (config, NULL);
+  creds = get_credentials (provider, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (creds);
+  g_assert_cmpint (dyn_signin_server_count (fixture->server, "CreateToken"), ==, 2);
+  g_clear_pointer (&token, dyn_sso_token_free);
+  token = dyn_sso_token_load (path, &error);
+  g_assert_cmpstr (token->access_token, ==, PRE_ACCESS);
 }
 
 static void
@@ -1105,6 +1160,7 @@ main (int argc, char **argv)
   ADD ("/sso/login/cancel", test_login_cancel);
   ADD ("/sso/credentials/cached-token", test_credentials_cached_token);
   ADD ("/sso/credentials/refresh", test_credentials_refresh);
+  ADD ("/sso/credentials/refresh-window", test_credentials_refresh_window);
   ADD ("/sso/credentials/refresh-revoked", test_credentials_refresh_revoked);
   ADD ("/sso/credentials/unauthorized", test_credentials_unauthorized);
   ADD ("/sso/credentials/no-token", test_credentials_no_token_interactive);

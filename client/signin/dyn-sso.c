@@ -885,7 +885,7 @@ login_start_async (const DynSsoConfig  *config,
   if (prompter == NULL)
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_EXPIRED_CREDENTIALS,
-                               _("Signing in to IAM Identity Center needs a browser, and nobody can be asked here"));
+                               _("Nobody can be asked here to sign in to IAM Identity Center"));
       return;
     }
 
