@@ -124,7 +124,9 @@ DETERMINISM
 LOG
   One JSON object per request (control paths excepted), appended to --log
   FILE and returned by GET /_test/log as an array:
-    {"seq", "service": "sts"|"sso-oidc"|"sso"|"ecs"|"imds", "operation",
+    {"seq", "service": "sts"|"sso-oidc"|"sso"|"ecs"|"imds", "operation" (the API's
+     name; ecs: GetContainerCredentials; imds: GetMetadataToken, GetInstanceRoleName,
+     GetInstanceRoleCredentials),
      "method", "path", "parameters": {…}, "signing_access_key",
      "signing_region", "signing_service", "signing_session_token",
      "status", "error"}
@@ -137,6 +139,9 @@ CONTROL PATHS (not logged)
   POST /_test/reset                    clear log, counters and everything issued
                                        (registrations, device codes, tokens, credentials,
                                        expiry marks); the scenario stays
+  POST /_test/reset?keep=tokens        the same, but registrations and SSO access and
+                                       refresh tokens issued so far stay valid (a cache
+                                       written by a login is read after the reset)
   POST /_test/expire?access_key=AK     issued credentials AK are expired from now on
   POST /_test/expire?access_token=T    an SSO access token is expired (T raw, or its fingerprint)
   POST /_test/revoke-refresh           every refresh token fails (invalid_grant)
@@ -213,7 +218,8 @@ class State:
         self.sso = scenario.get("sso", {})
         self.reset()
 
-    def reset(self):
+    def reset(self, keep_tokens=False):
+        kept = (self.clients, self.access_tokens, self.refresh_tokens) if keep_tokens else None
         self.log = []
         self.counters = {}
         self.issued = {}            # access key → credential record
@@ -224,6 +230,10 @@ class State:
         self.refresh_tokens = {t: {"client": None} for t in self.sso.get("refresh_tokens_valid", [])}
         self.refresh_revoked = False
         self.imds_tokens = set()
+        if kept:
+            self.clients.update(kept[0])
+            self.access_tokens.update(kept[1])
+            self.refresh_tokens.update(kept[2])
         if self.log_path:
             open(self.log_path, "w").close()
 
@@ -372,7 +382,7 @@ class Handler(BaseHTTPRequestHandler):
         if method != "POST":
             return self.send_json(405, {"error": "POST"})
         if path == "/_test/reset":
-            st.reset()
+            st.reset(keep_tokens=query.get("keep") == "tokens")
         elif path == "/_test/expire":
             if "access_key" in query:
                 cred = st.issued.get(query["access_key"])
@@ -744,7 +754,7 @@ class Handler(BaseHTTPRequestHandler):
         conf = st.scenario.get("imds", {})
         role = conf.get("role_name", "ec2-role")
         if path == "/latest/api/token" and method == "PUT":
-            entry["operation"] = "GetToken"
+            entry["operation"] = "GetMetadataToken"
             ttl = self.headers.get("X-aws-ec2-metadata-token-ttl-seconds")
             entry["parameters"] = {"ttl": ttl}
             if not ttl or not ttl.isdigit() or not 1 <= int(ttl) <= 21600:
@@ -756,7 +766,7 @@ class Handler(BaseHTTPRequestHandler):
         token = self.headers.get("X-aws-ec2-metadata-token")
         entry["parameters"] = {"token": fingerprint(token)}
         prefix = "/latest/meta-data/iam/security-credentials/"
-        entry["operation"] = "GetRoleName" if path == prefix else "GetRoleCredentials"
+        entry["operation"] = "GetInstanceRoleName" if path == prefix else "GetInstanceRoleCredentials"
         if method != "GET" or not path.startswith(prefix):
             raise JsonError(404, "NotFound", {"message": "Not Found"})
         if token not in st.imds_tokens:
