@@ -10,6 +10,7 @@
 
 #include "dyn-cli-apply.h"
 #include "dyn-cli-design.h"
+#include "dyn-cli-signin.h"
 #include "dyn-cli-transfer.h"
 #include "dyn-connect.h"
 #include "dyn-expression-json.h"
@@ -212,6 +213,17 @@ static const char usage[] =
   "  design export MODEL.json --format workbench|cloudformation|create-table\n"
   "                                           the model for NoSQL Workbench, CloudFormation\n"
   "                                           or `aws dynamodb create-table --cli-input-json`\n"
+  "  whoami [--profile P] [--region R]        who the credentials belong to (STS\n"
+  "                                           GetCallerIdentity): Account, Arn, UserId and\n"
+  "                                           Expiration as JSON\n"
+  "  login [--profile P] [--no-browser]       signs in to IAM Identity Center (the device\n"
+  "                                           flow: URL and code on standard error) and\n"
+  "                                           writes the token cache the AWS CLI v2 shares\n"
+  "\n"
+  "--mfa-code CODE, anywhere on the line, answers an MFA question of the profile's\n"
+  "role; without it the code is asked on the terminal. STS and IAM Identity Center\n"
+  "follow AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL_SSO, AWS_ENDPOINT_URL_SSO_OIDC and\n"
+  "a profile's [services] section.\n"
   "\n"
   "Expressions are DynamoDB's own syntax, with #name/:value placeholders and\n"
   "their maps, or with inline values: 'EntityRef = \"WS#acme\" AND\n"
@@ -1259,6 +1271,13 @@ main (int    argc,
   textdomain (GETTEXT_PACKAGE);
   setvbuf (stdout, outbuf, _IOFBF, sizeof outbuf);
 
+  /* --mfa-code is global: taken out before any command parses its options. */
+  if (!dyn_cli_signin_setup (&argc, argv, &error))
+    {
+      fprintf (stderr, "error: %s\n", error->message);
+      return 2;
+    }
+
   /* `design …` parses its own options (dyn-cli-design.c); global options
    * may stand before it. */
   for (int i = 1; i < argc; i++)
@@ -1267,7 +1286,7 @@ main (int    argc,
         {
           if (strchr (argv[i], '=') == NULL && strcmp (argv[i], "--insecure") != 0 &&
               strcmp (argv[i], "--plain") != 0 && strcmp (argv[i], "--stats") != 0 &&
-              strcmp (argv[i], "--help") != 0)
+              strcmp (argv[i], "--help") != 0 && strcmp (argv[i], "--no-browser") != 0)
             i++;
           continue;
         }
@@ -1281,6 +1300,17 @@ main (int    argc,
               g_ptr_array_add (transfer_argv, argv[j]);
           g_ptr_array_add (transfer_argv, NULL);
           return dyn_cli_transfer (transfer_argv->len - 1, (char **) transfer_argv->pdata);
+        }
+      if (dyn_cli_signin_handles (argv[i]))
+        {
+          /* whoami and login parse their own options (dyn-cli-signin.c). */
+          g_autoptr(GPtrArray) signin_argv = g_ptr_array_new ();
+          g_ptr_array_add (signin_argv, argv[i]);
+          for (int j = 1; j < argc; j++)
+            if (j != i)
+              g_ptr_array_add (signin_argv, argv[j]);
+          g_ptr_array_add (signin_argv, NULL);
+          return dyn_cli_signin (signin_argv->len - 1, (char **) signin_argv->pdata);
         }
       if (strcmp (argv[i], "design") == 0)
         {

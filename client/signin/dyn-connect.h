@@ -13,15 +13,26 @@ G_BEGIN_DECLS
  * @insecure: allow plain http:// towards other hosts than this machine
  *
  * Resolves profile, region, endpoint and credentials as the AWS SDKs do and
- * makes a client, for the window and the command line alike. Against a
- * loopback endpoint with no credentials configured (DynamoDB Local),
- * placeholder keys are used: such servers do not check them.
+ * makes a client, for the window and the command line alike. A profile
+ * whose credentials cannot be resolved is an error naming the profile and
+ * what is missing, whatever the endpoint. Only when no profile is in play at
+ * all (none given, no AWS_PROFILE, no [default] section in either file, no
+ * keys in the environment) and the endpoint is loopback (DynamoDB Local,
+ * which does not check keys) are placeholder keys used, and the notice
+ * function (dyn_connect_set_notice_func()) is told.
  */
 DynClient *dyn_connect                  (const char  *profile,
                                          const char  *region,
                                          const char  *endpoint,
                                          gboolean     insecure,
                                          GError     **error) G_GNUC_WARN_UNUSED_RESULT;
+
+/* Called with a translated one-line notice when dyn_connect() uses placeholder keys
+ * (the command line prints it on stderr). %NULL: nobody is told. */
+typedef void (*DynConnectNoticeFunc) (const char *message,
+                                      gpointer    user_data);
+void       dyn_connect_set_notice_func  (DynConnectNoticeFunc  func,
+                                         gpointer              user_data);
 
 /* Where requests would go, without needing credentials: the region and the
  * endpoint (NULL for the region's AWS endpoint). */
