@@ -1031,6 +1031,14 @@ token_need_login (GTask *task)
 
   if (data->prompter == NULL || !dyn_sign_in_prompter_can_interact (data->prompter))
     {
+      /* As botocore and the CLI v2: an expired token that could not be refreshed still goes to
+       * the portal, whose 401 then ends it (the same requests on the wire). */
+      if (data->token != NULL)
+        {
+          g_task_return_pointer (task, g_steal_pointer (&data->token), (GDestroyNotify) dyn_sso_token_free);
+          g_object_unref (task);
+          return;
+        }
       g_task_return_error (task, expired_error (data->config));
       g_object_unref (task);
       return;
