@@ -766,7 +766,7 @@ poll_token (GTask *task)
 {
   Login *login = g_task_get_task_data (task);
 
-  login->wait = g_timeout_source_new_seconds ((guint) MAX (login->interval, 1));
+  login->wait = g_timeout_source_new ((guint) MAX (login->interval, 1) * 1000);
   g_source_set_callback (login->wait, wait_done_cb, task, NULL);
   g_source_attach (login->wait, login->context);
   login->wait_cancel = g_cancellable_source_new (login->flow);
