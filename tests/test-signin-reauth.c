@@ -1051,7 +1051,7 @@ test_cli_whoami_role_mfa (Cli           *cli,
                           gconstpointer  data)
 {
   REQUIRE_CLI (cli);
-  const char * const forms[][5] = {
+  const char * const forms[][6] = {
     { "--mfa-code", MFA_CODE, "whoami", "--profile", "admin" },
     { "whoami", "--profile", "admin", "--mfa-code", MFA_CODE },
     { "whoami", "--mfa-code=" MFA_CODE, "--profile", "admin", NULL },

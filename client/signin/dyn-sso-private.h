@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #pragma once
 
+#include "dyn-http.h"
 #include "dyn-signin-private.h"
 
 G_BEGIN_DECLS
@@ -24,5 +25,33 @@ char         *_dyn_sso_format_timestamp   (GDateTime          *time) G_GNUC_WARN
 /* Strict JSON (UTF-8, no NUL) whose root is an object, or %NULL. */
 JsonNode     *_dyn_sso_parse_json_object  (const char         *text,
                                            gsize               length) G_GNUC_WARN_UNUSED_RESULT;
+
+/* dyn-sso.c for dyn-sso-list.c: the "sign in again" error naming the profile; secrets cut out of
+ * a message; a string member or NULL; a portal GET (@bearer as x-amz-sso_bearer_token) and its
+ * answer; a token that is valid, refreshed, or (with a @prompter that can interact) new. */
+GError       *_dyn_sso_expired_error      (const DynSsoConfig *config) G_GNUC_WARN_UNUSED_RESULT;
+void          _dyn_sso_scrub_error        (GError             *error,
+                                           const char         *secret,
+                                           ...) G_GNUC_NULL_TERMINATED;
+const char   *_dyn_sso_string_member      (JsonObject         *object,
+                                           const char         *member);
+void          _dyn_sso_portal_call_async  (DynHttp            *http,
+                                           const DynSsoConfig *config,
+                                           const char         *operation,
+                                           const char         *path,
+                                           const char         *bearer,
+                                           GCancellable       *cancellable,
+                                           GAsyncReadyCallback callback,
+                                           gpointer            user_data);
+JsonNode     *_dyn_sso_call_finish        (GAsyncResult       *result,
+                                           GError            **error) G_GNUC_WARN_UNUSED_RESULT;
+void          _dyn_sso_valid_token_async  (const DynSsoConfig *config,
+                                           DynSignInPrompter  *prompter,
+                                           DynHttp            *http,
+                                           GCancellable       *cancellable,
+                                           GAsyncReadyCallback callback,
+                                           gpointer            user_data);
+DynSsoToken  *_dyn_sso_valid_token_finish (GAsyncResult       *result,
+                                           GError            **error) G_GNUC_WARN_UNUSED_RESULT;
 
 G_END_DECLS

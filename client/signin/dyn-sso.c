@@ -22,7 +22,6 @@
 /* The CLI's defaults: 5 s between polls, 5 s more for every slow_down. */
 #define DEFAULT_INTERVAL 5
 #define SLOW_DOWN_DELAY 5
-#define MAX_PAGES 10000
 
 static GDateTime *
 now_utc (void)
@@ -69,8 +68,8 @@ config_name (const DynSsoConfig *config)
   return config->start_url;
 }
 
-static GError *
-expired_error (const DynSsoConfig *config)
+GError *
+_dyn_sso_expired_error (const DynSsoConfig *config)
 {
   if (config->profile != NULL)
     return g_error_new (DYN_ERROR, DYN_ERROR_EXPIRED_CREDENTIALS,
@@ -84,8 +83,8 @@ expired_error (const DynSsoConfig *config)
 
 /* Replaces every occurrence of the secrets in @error's message (a server may echo what it was
  * sent); no message leaves this file with a token in it. */
-static void
-scrub_error (GError     *error,
+void
+_dyn_sso_scrub_error (GError     *error,
              const char *secret,
              ...)
 {
@@ -108,8 +107,8 @@ scrub_error (GError     *error,
 /* ------------------------------------------------------------------------ */
 /* The answers                                                                */
 
-static const char *
-string_member (JsonObject *object,
+const char *
+_dyn_sso_string_member (JsonObject *object,
                const char *member)
 {
   JsonNode *node = json_object_get_member (object, member);
@@ -314,17 +313,17 @@ service_error (const char *operation,
   code = sanitise_code (error_type);
   if (code == NULL && object != NULL)
     {
-      code = sanitise_code (string_member (object, "error"));
+      code = sanitise_code (_dyn_sso_string_member (object, "error"));
       if (code == NULL)
-        code = sanitise_code (string_member (object, "__type"));
+        code = sanitise_code (_dyn_sso_string_member (object, "__type"));
     }
   if (object != NULL)
     {
-      text = string_member (object, "error_description");
+      text = _dyn_sso_string_member (object, "error_description");
       if (text == NULL)
-        text = string_member (object, "message");
+        text = _dyn_sso_string_member (object, "message");
       if (text == NULL)
-        text = string_member (object, "Message");
+        text = _dyn_sso_string_member (object, "Message");
     }
   if (text != NULL)
     message = g_utf8_make_valid (text, MIN (strlen (text), 300));
@@ -511,8 +510,8 @@ call_async (DynHttp             *http,
     memset (bearer_header, 0, strlen (bearer_header));
 }
 
-static JsonNode *
-call_finish (GAsyncResult  *result,
+JsonNode *
+_dyn_sso_call_finish (GAsyncResult  *result,
              GError       **error)
 {
   return g_task_propagate_pointer (G_TASK (result), error);
@@ -548,8 +547,8 @@ oidc_call_async (DynHttp             *http,
               cancellable, callback, user_data);
 }
 
-static void
-portal_call_async (DynHttp             *http,
+void
+_dyn_sso_portal_call_async (DynHttp             *http,
                    const DynSsoConfig  *config,
                    const char          *operation,
                    const char          *path,
@@ -639,7 +638,7 @@ login_fail (GTask  *task,
 {
   Login *login = g_task_get_task_data (task);
 
-  scrub_error (error, login->client_secret, login->device_code, NULL);
+  _dyn_sso_scrub_error (error, login->client_secret, login->device_code, NULL);
   if (login->shown)
     {
       login->shown = FALSE;
@@ -664,7 +663,7 @@ token_cb (GObject      *source,
   gint64 expires_in = 0;
   const char *code;
 
-  if ((root = call_finish (result, &error)) == NULL)
+  if ((root = _dyn_sso_call_finish (result, &error)) == NULL)
     {
       code = error_code (error);
       if (g_strcmp0 (code, "AuthorizationPendingException") == 0 || g_strcmp0 (code, "SlowDownException") == 0)
@@ -702,12 +701,12 @@ token_cb (GObject      *source,
   token = g_new0 (DynSsoToken, 1);
   token->start_url = g_strdup (login->config->start_url);
   token->region = g_strdup (login->config->sso_region);
-  token->access_token = g_strdup (string_member (object, "accessToken"));
+  token->access_token = g_strdup (_dyn_sso_string_member (object, "accessToken"));
   token->expires_at = now_plus_seconds (expires_in);
   token->client_id = g_strdup (login->client_id);
   token->client_secret = g_strdup (login->client_secret);
   token->registration_expires_at = g_date_time_ref (login->registration_expires_at);
-  token->refresh_token = g_strdup (string_member (object, "refreshToken"));
+  token->refresh_token = g_strdup (_dyn_sso_string_member (object, "refreshToken"));
 
   if (!dyn_sso_token_save (token, login->path, &error))
     {
@@ -766,7 +765,7 @@ poll_token (GTask *task)
 {
   Login *login = g_task_get_task_data (task);
 
-  login->wait = g_timeout_source_new_seconds ((guint) MAX (login->interval, 1));
+  login->wait = g_timeout_source_new ((guint) MAX (login->interval, 1) * 1000);
   g_source_set_callback (login->wait, wait_done_cb, task, NULL);
   g_source_attach (login->wait, login->context);
   login->wait_cancel = g_cancellable_source_new (login->flow);
@@ -788,7 +787,7 @@ device_authorization_cb (GObject      *source,
   gint64 expires_in = 0;
   gint64 interval = DEFAULT_INTERVAL;
 
-  if ((root = call_finish (result, &error)) == NULL)
+  if ((root = _dyn_sso_call_finish (result, &error)) == NULL)
     {
       login_fail (task, error);
       return;
@@ -800,12 +799,12 @@ device_authorization_cb (GObject      *source,
     integer_member (object, "interval", 0, 3600, &interval);
   login->interval = interval;
   login->deadline = g_get_real_time () + expires_in * G_USEC_PER_SEC;
-  login->device_code = g_strdup (string_member (object, "deviceCode"));
+  login->device_code = g_strdup (_dyn_sso_string_member (object, "deviceCode"));
 
   code = g_new0 (DynDeviceCode, 1);
-  code->verification_uri = g_strdup (string_member (object, "verificationUri"));
-  code->verification_uri_complete = g_strdup (string_member (object, "verificationUriComplete"));
-  code->user_code = g_strdup (string_member (object, "userCode"));
+  code->verification_uri = g_strdup (_dyn_sso_string_member (object, "verificationUri"));
+  code->verification_uri_complete = g_strdup (_dyn_sso_string_member (object, "verificationUriComplete"));
+  code->user_code = g_strdup (_dyn_sso_string_member (object, "userCode"));
   code->start_url = g_strdup (login->config->start_url);
   code->session_name = g_strdup (login->config->session_name);
   code->expires = now_plus_seconds (expires_in);
@@ -847,15 +846,15 @@ register_client_cb (GObject      *source,
   JsonObject *object;
   gint64 expires_at = 0;
 
-  if ((root = call_finish (result, &error)) == NULL)
+  if ((root = _dyn_sso_call_finish (result, &error)) == NULL)
     {
       login_fail (task, error);
       return;
     }
   object = json_node_get_object (root);
   integer_member (object, "clientSecretExpiresAt", 0, G_MAXINT32 * G_GINT64_CONSTANT (100), &expires_at);
-  login->client_id = g_strdup (string_member (object, "clientId"));
-  login->client_secret = g_strdup (string_member (object, "clientSecret"));
+  login->client_id = g_strdup (_dyn_sso_string_member (object, "clientId"));
+  login->client_secret = g_strdup (_dyn_sso_string_member (object, "clientSecret"));
   login->registration_expires_at = g_date_time_new_from_unix_utc (expires_at);
   if (login->registration_expires_at == NULL)
     {
@@ -885,7 +884,7 @@ login_start_async (const DynSsoConfig  *config,
   if (prompter == NULL)
     {
       g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_EXPIRED_CREDENTIALS,
-                               _("Signing in to IAM Identity Center needs a browser, and nobody can be asked here"));
+                               _("Nobody can be asked here to sign in to IAM Identity Center"));
       return;
     }
 
@@ -1031,7 +1030,15 @@ token_need_login (GTask *task)
 
   if (data->prompter == NULL || !dyn_sign_in_prompter_can_interact (data->prompter))
     {
-      g_task_return_error (task, expired_error (data->config));
+      /* As botocore and the CLI v2: an expired token that could not be refreshed still goes to
+       * the portal, whose 401 then ends it (the same requests on the wire). */
+      if (data->token != NULL)
+        {
+          g_task_return_pointer (task, g_steal_pointer (&data->token), (GDestroyNotify) dyn_sso_token_free);
+          g_object_unref (task);
+          return;
+        }
+      g_task_return_error (task, _dyn_sso_expired_error (data->config));
       g_object_unref (task);
       return;
     }
@@ -1053,7 +1060,7 @@ refresh_cb (GObject      *source,
   gint64 expires_in = 0;
   const char *refresh;
 
-  if ((root = call_finish (result, &error)) == NULL)
+  if ((root = _dyn_sso_call_finish (result, &error)) == NULL)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
@@ -1061,7 +1068,7 @@ refresh_cb (GObject      *source,
           return;
         }
       /* As botocore: a failed refresh leaves the file alone; the token serves while it lasts. */
-      scrub_error (error, token->refresh_token, token->client_secret, token->access_token, NULL);
+      _dyn_sso_scrub_error (error, token->refresh_token, token->client_secret, token->access_token, NULL);
       g_debug ("Refreshing the IAM Identity Center token of %s failed: %s", config_name (data->config),
                error->message);
       if (!expires_within (token->expires_at, 0))
@@ -1074,10 +1081,10 @@ refresh_cb (GObject      *source,
   object = json_node_get_object (root);
   integer_member (object, "expiresIn", 0, G_MAXINT32, &expires_in);
   g_free (token->access_token);
-  token->access_token = g_strdup (string_member (object, "accessToken"));
+  token->access_token = g_strdup (_dyn_sso_string_member (object, "accessToken"));
   g_clear_pointer (&token->expires_at, g_date_time_unref);
   token->expires_at = now_plus_seconds (expires_in);
-  if ((refresh = string_member (object, "refreshToken")) != NULL)
+  if ((refresh = _dyn_sso_string_member (object, "refreshToken")) != NULL)
     {
       memset (token->refresh_token, 0, strlen (token->refresh_token));
       g_free (token->refresh_token);
@@ -1092,8 +1099,8 @@ refresh_cb (GObject      *source,
   g_task_return_pointer (task, g_steal_pointer (&data->token), (GDestroyNotify) dyn_sso_token_free);
 }
 
-static void
-valid_token_async (const DynSsoConfig  *config,
+void
+_dyn_sso_valid_token_async (const DynSsoConfig  *config,
                    DynSignInPrompter   *prompter,
                    DynHttp             *http,
                    GCancellable        *cancellable,
@@ -1106,7 +1113,7 @@ valid_token_async (const DynSsoConfig  *config,
   TokenData *data;
   DynSsoToken *token;
 
-  g_task_set_source_tag (task, valid_token_async);
+  g_task_set_source_tag (task, _dyn_sso_valid_token_async);
   data = g_new0 (TokenData, 1);
   data->config = _dyn_sso_config_copy (config);
   data->prompter = prompter != NULL ? g_object_ref (prompter) : NULL;
@@ -1145,8 +1152,8 @@ valid_token_async (const DynSsoConfig  *config,
   oidc_call_async (http, config, "CreateToken", "/token", body, cancellable, refresh_cb, g_steal_pointer (&task));
 }
 
-static DynSsoToken *
-valid_token_finish (GAsyncResult  *result,
+DynSsoToken *
+_dyn_sso_valid_token_finish (GAsyncResult  *result,
                     GError       **error)
 {
   return g_task_propagate_pointer (G_TASK (result), error);
@@ -1224,7 +1231,7 @@ role_credentials_cb (GObject      *source,
   JsonObject *creds;
   gint64 ms = 0;
 
-  if ((root = call_finish (result, &error)) == NULL)
+  if ((root = _dyn_sso_call_finish (result, &error)) == NULL)
     {
       if (g_error_matches (error, DYN_ERROR, DYN_ERROR_EXPIRED_CREDENTIALS))
         {
@@ -1233,13 +1240,15 @@ role_credentials_cb (GObject      *source,
           if (!fetch->signed_in && fetch->provider->prompter != NULL
               && dyn_sign_in_prompter_can_interact (fetch->provider->prompter))
             {
-              login_start_async (config, fetch->provider->prompter, g_task_get_cancellable (task),
-                                 fetch_login_cb, g_steal_pointer (&task));
+              GCancellable *cancellable = g_task_get_cancellable (task);
+
+              login_start_async (config, fetch->provider->prompter, cancellable, fetch_login_cb,
+                                 g_steal_pointer (&task));
               return;
             }
-          error = expired_error (config);
+          error = _dyn_sso_expired_error (config);
         }
-      scrub_error (error, fetch->token->access_token, NULL);
+      _dyn_sso_scrub_error (error, fetch->token->access_token, NULL);
       g_task_return_error (task, error);
       return;
     }
@@ -1257,9 +1266,9 @@ role_credentials_cb (GObject      *source,
       return;
     }
   g_task_return_pointer (task,
-                         dyn_credentials_new (string_member (creds, "accessKeyId"),
-                                              string_member (creds, "secretAccessKey"),
-                                              string_member (creds, "sessionToken"), expiration),
+                         dyn_credentials_new (_dyn_sso_string_member (creds, "accessKeyId"),
+                                              _dyn_sso_string_member (creds, "secretAccessKey"),
+                                              _dyn_sso_string_member (creds, "sessionToken"), expiration),
                          (GDestroyNotify) dyn_credentials_unref);
 }
 
@@ -1272,7 +1281,7 @@ fetch_with_token (GTask *task)
   g_autofree char *account = g_uri_escape_string (config->account_id, NULL, FALSE);
   g_autofree char *path = g_strdup_printf ("/federation/credentials?role_name=%s&account_id=%s", role, account);
 
-  portal_call_async (fetch->http, config, "GetRoleCredentials", path, fetch->token->access_token,
+  _dyn_sso_portal_call_async (fetch->http, config, "GetRoleCredentials", path, fetch->token->access_token,
                      g_task_get_cancellable (task), role_credentials_cb, task);
 }
 
@@ -1285,7 +1294,7 @@ fetch_token_cb (GObject      *source,
   Fetch *fetch = g_task_get_task_data (task);
   GError *error = NULL;
 
-  if ((fetch->token = valid_token_finish (result, &error)) == NULL)
+  if ((fetch->token = _dyn_sso_valid_token_finish (result, &error)) == NULL)
     {
       g_task_return_error (task, error);
       return;
@@ -1307,7 +1316,7 @@ sso_fetch (GCancellable        *cancellable,
   fetch->provider = g_atomic_rc_box_acquire (provider);
   fetch->http = dyn_http_new ();
   g_task_set_task_data (task, fetch, (GDestroyNotify) fetch_free);
-  valid_token_async (provider->config, provider->prompter, fetch->http, cancellable, fetch_token_cb, task);
+  _dyn_sso_valid_token_async (provider->config, provider->prompter, fetch->http, cancellable, fetch_token_cb, task);
 }
 
 static DynCredentials *
@@ -1344,223 +1353,6 @@ dyn_sso_provider_new (const DynSsoConfig *config,
                                    config->start_url, config->account_id, config->role_name);
   return dyn_credentials_provider_new_custom (sso_fetch, sso_fetch_finish, provider, sso_provider_unref,
                                               description);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Accounts and roles                                                         */
-
-typedef struct {
-  DynSsoConfig *config;
-  DynHttp      *http;
-  DynSsoToken  *token;
-  char         *account_id;    /* ListAccountRoles, else NULL */
-  GPtrArray    *items;         /* DynSsoAccount, or role names */
-  guint         pages;
-} List;
-
-static void
-list_free (List *list)
-{
-  g_clear_pointer (&list->config, dyn_sso_config_free);
-  g_clear_object (&list->http);
-  g_clear_pointer (&list->token, dyn_sso_token_free);
-  g_free (list->account_id);
-  g_clear_pointer (&list->items, g_ptr_array_unref);
-  g_free (list);
-}
-
-static void list_page (GTask *task, const char *next_token);
-
-static void
-list_page_cb (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  List *list = g_task_get_task_data (task);
-  const char *operation = list->account_id != NULL ? "ListAccountRoles" : "ListAccounts";
-  g_autoptr(JsonNode) root = NULL;
-  GError *error = NULL;
-  JsonObject *object;
-  JsonNode *node;
-  const char *next;
-
-  if ((root = call_finish (result, &error)) == NULL)
-    {
-      if (g_error_matches (error, DYN_ERROR, DYN_ERROR_EXPIRED_CREDENTIALS))
-        {
-          g_clear_error (&error);
-          error = expired_error (list->config);
-        }
-      scrub_error (error, list->token->access_token, NULL);
-      g_task_return_error (task, error);
-      return;
-    }
-  object = json_node_get_object (root);
-  node = json_object_get_member (object, list->account_id != NULL ? "roleList" : "accountList");
-  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    {
-      JsonArray *array = json_node_get_array (node);
-
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonObject *element = json_array_get_object_element (array, i);
-
-          if (list->account_id != NULL)
-            g_ptr_array_add (list->items, g_strdup (string_member (element, "roleName")));
-          else
-            {
-              DynSsoAccount *account = g_new0 (DynSsoAccount, 1);
-
-              account->account_id = g_strdup (string_member (element, "accountId"));
-              account->account_name = g_strdup (string_member (element, "accountName"));
-              account->email_address = g_strdup (string_member (element, "emailAddress"));
-              if (account->account_name == NULL)
-                account->account_name = g_strdup (account->account_id);
-              g_ptr_array_add (list->items, account);
-            }
-        }
-    }
-
-  next = string_member (object, "nextToken");
-  if (next == NULL || *next == '\0')
-    {
-      if (list->account_id != NULL)
-        g_ptr_array_add (list->items, NULL);
-      g_task_return_pointer (task, g_steal_pointer (&list->items), (GDestroyNotify) g_ptr_array_unref);
-      return;
-    }
-  if (++list->pages >= MAX_PAGES)
-    {
-      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_PROTOCOL,
-                               /* Translators: %s is an IAM Identity Center operation */
-                               _("IAM Identity Center %s sends pages without end"), operation);
-      return;
-    }
-  list_page (g_steal_pointer (&task), next);
-}
-
-static void
-list_page (GTask      *task,
-           const char *next_token)
-{
-  List *list = g_task_get_task_data (task);
-  g_autoptr(GString) path = g_string_new (list->account_id != NULL ? "/assignment/roles" : "/assignment/accounts");
-  char sep = '?';
-
-  if (list->account_id != NULL)
-    {
-      g_autofree char *account = g_uri_escape_string (list->account_id, NULL, FALSE);
-
-      g_string_append_printf (path, "%caccount_id=%s", sep, account);
-      sep = '&';
-    }
-  if (next_token != NULL)
-    {
-      g_autofree char *next = g_uri_escape_string (next_token, NULL, FALSE);
-
-      g_string_append_printf (path, "%cnext_token=%s", sep, next);
-    }
-  portal_call_async (list->http, list->config, list->account_id != NULL ? "ListAccountRoles" : "ListAccounts",
-                     path->str, list->token->access_token, g_task_get_cancellable (task), list_page_cb, task);
-}
-
-static void
-list_token_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  List *list = g_task_get_task_data (task);
-  GError *error = NULL;
-
-  if ((list->token = valid_token_finish (result, &error)) == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  list_page (g_steal_pointer (&task), NULL);
-}
-
-static void
-list_start (const DynSsoConfig  *config,
-            const char          *account_id,
-            gpointer             tag,
-            GCancellable        *cancellable,
-            GAsyncReadyCallback  callback,
-            gpointer             user_data)
-{
-  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
-  List *list = g_new0 (List, 1);
-
-  g_task_set_source_tag (task, tag);
-  list->config = _dyn_sso_config_copy (config);
-  list->http = dyn_http_new ();
-  list->account_id = g_strdup (account_id);
-  list->items = account_id != NULL ? g_ptr_array_new_with_free_func (g_free)
-                                   : g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_sso_account_free);
-  g_task_set_task_data (task, list, (GDestroyNotify) list_free);
-  /* Only the cached token (refreshed if need be): the picker never starts a sign-in itself. */
-  valid_token_async (config, NULL, list->http, cancellable, list_token_cb, task);
-}
-
-void
-dyn_sso_account_free (DynSsoAccount *account)
-{
-  if (account == NULL)
-    return;
-  g_free (account->account_id);
-  g_free (account->account_name);
-  g_free (account->email_address);
-  g_free (account);
-}
-
-void
-dyn_sso_list_accounts_async (const DynSsoConfig  *config,
-                             GCancellable        *cancellable,
-                             GAsyncReadyCallback  callback,
-                             gpointer             user_data)
-{
-  g_return_if_fail (config != NULL && config->start_url != NULL && config->sso_region != NULL);
-
-  list_start (config, NULL, dyn_sso_list_accounts_async, cancellable, callback, user_data);
-}
-
-GPtrArray *
-dyn_sso_list_accounts_finish (GAsyncResult  *result,
-                              GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_sso_list_accounts_async, NULL);
-
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-void
-dyn_sso_list_account_roles_async (const DynSsoConfig  *config,
-                                  const char          *account_id,
-                                  GCancellable        *cancellable,
-                                  GAsyncReadyCallback  callback,
-                                  gpointer             user_data)
-{
-  g_return_if_fail (config != NULL && config->start_url != NULL && config->sso_region != NULL);
-  g_return_if_fail (account_id != NULL);
-
-  list_start (config, account_id, dyn_sso_list_account_roles_async, cancellable, callback, user_data);
-}
-
-GStrv
-dyn_sso_list_account_roles_finish (GAsyncResult  *result,
-                                   GError       **error)
-{
-  GPtrArray *roles;
-
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_sso_list_account_roles_async, NULL);
-
-  if ((roles = g_task_propagate_pointer (G_TASK (result), error)) == NULL)
-    return NULL;
-  return (GStrv) g_ptr_array_free (roles, FALSE);
 }
 
 /* ------------------------------------------------------------------------ */
