@@ -1314,6 +1314,42 @@ test_cli_profile_without_credentials (Cli           *cli,
   }
 }
 
+/* DYN_TRACE shows DynamoDB's traffic, but of the sign-in traffic (STS, IAM Identity Center)
+ * only the method, the URL and harmless headers: its bodies carry secret keys, session
+ * tokens, SSO tokens and client secrets, and its headers the bearer token. */
+static void
+test_cli_trace_hides_sign_in (Cli           *cli,
+                              gconstpointer  data)
+{
+  REQUIRE_CLI (cli);
+  const char * const env[] = { "DYN_TRACE=1", NULL };
+  g_auto(CliRun) login = { 0 }, who = { 0 }, role = { 0 };
+  const char * const leaks[] = {
+    "<SecretAccessKey>", "<SessionToken>", "accessToken", "refreshToken", "clientSecret",
+    "secretAccessKey", "sessionToken", "x-amz-sso_bearer_token: ey", "WebIdentityToken=",
+  };
+
+  CLI_RUN (cli, &login, env, "login", "--profile", "dev", "--no-browser");
+  g_assert_cmpint (login.status, ==, 0);
+  CLI_RUN (cli, &who, env, "whoami", "--profile", "dev");
+  g_assert_cmpint (who.status, ==, 0);
+  CLI_RUN (cli, &role, env, "whoami", "--profile", "admin", "--mfa-code", MFA_CODE);
+  g_assert_cmpint (role.status, ==, 0);
+
+  /* The trace is on… */
+  g_assert_nonnull (strstr (login.err, "sign-in traffic, not shown"));
+  g_assert_nonnull (strstr (who.err, "→ GET "));
+  g_assert_nonnull (strstr (role.err, "sign-in traffic, not shown"));
+  /* …and shows none of it (cli_run checks the known secrets, the cache file's tokens included). */
+  for (guint i = 0; i < G_N_ELEMENTS (leaks); i++)
+    {
+      g_assert_null (strstr (login.err, leaks[i]));
+      g_assert_null (strstr (who.err, leaks[i]));
+      g_assert_null (strstr (role.err, leaks[i]));
+    }
+  g_assert_nonnull (strstr (who.err, "x-amz-sso_bearer_token: <redacted>"));
+}
+
 static void
 test_cli_usage (Cli           *cli,
                 gconstpointer  data)
@@ -1381,6 +1417,7 @@ main (int argc, char **argv)
               reauth_setup, test_static_keys, reauth_teardown);
 
   g_test_add ("/signin-cli/whoami-static", Cli, NULL, cli_setup, test_cli_whoami_static, cli_teardown);
+  g_test_add ("/signin-cli/trace-hides-sign-in", Cli, NULL, cli_setup, test_cli_trace_hides_sign_in, cli_teardown);
   g_test_add ("/signin-cli/whoami-role-mfa", Cli, NULL, cli_setup, test_cli_whoami_role_mfa, cli_teardown);
   g_test_add ("/signin-cli/mfa-code-any-command", Cli, NULL, cli_setup, test_cli_mfa_code_any_command, cli_teardown);
   g_test_add ("/signin-cli/mfa-code-missing", Cli, NULL, cli_setup, test_cli_mfa_code_missing, cli_teardown);

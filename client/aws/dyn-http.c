@@ -44,6 +44,7 @@ typedef struct
   GSource            *cancel_source;
   char               *url;
   char                errbuf[CURL_ERROR_SIZE];
+  gboolean            trace_body;     /* DYN_TRACE shows the bodies (DynamoDB only) */
   gboolean            too_big;
   gboolean            headers_done;
   gint64              started;
@@ -91,15 +92,49 @@ dyn_http_trace_enabled (void)
   return enabled;
 }
 
+/* Only DynamoDB's own requests and answers are traced with their bodies: those of STS, IAM
+ * Identity Center, the container and instance metadata endpoints carry secret keys, session
+ * tokens, SSO tokens and client secrets. */
+static gboolean
+is_dynamodb_request (const char * const *headers)
+{
+  for (guint i = 0; headers != NULL && headers[i] != NULL; i++)
+    if (g_ascii_strncasecmp (headers[i], "x-amz-target: DynamoDB", 22) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+is_secret_header (const char *header)
+{
+  static const char * const names[] = {
+    "x-amz-sso_bearer_token:", "x-aws-ec2-metadata-token:", "authorization:",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strncasecmp (header, names[i], strlen (names[i])) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 static void
 trace_request (Transfer           *t,
+               const char         *method,
                const char * const *headers)
 {
   g_autoptr(GString) s = g_string_new (NULL);
 
-  g_string_append_printf (s, "→ POST %s\n", t->url);
-  for (guint i = 0; headers[i] != NULL; i++)
+  t->trace_body = is_dynamodb_request (headers);
+  g_string_append_printf (s, "→ %s %s\n", method, t->url);
+  for (guint i = 0; headers != NULL && headers[i] != NULL; i++)
     {
+      if (!t->trace_body && is_secret_header (headers[i]))
+        {
+          const char *colon = strchr (headers[i], ':');
+
+          g_string_append_printf (s, "  %.*s: <redacted>\n", (int) (colon - headers[i]), headers[i]);
+          continue;
+        }
       /* Signatures and session tokens are credentials too. */
       if (g_ascii_strncasecmp (headers[i], "authorization:", 14) == 0)
         {
@@ -122,7 +157,11 @@ trace_request (Transfer           *t,
       else
         g_string_append_printf (s, "  %s\n", headers[i]);
     }
-  g_string_append_len (s, g_bytes_get_data (t->body, NULL), g_bytes_get_size (t->body));
+  if (t->trace_body)
+    g_string_append_len (s, g_bytes_get_data (t->body, NULL), g_bytes_get_size (t->body));
+  else
+    g_string_append_printf (s, "(%" G_GSIZE_FORMAT " bytes of sign-in traffic, not shown)",
+                            g_bytes_get_size (t->body));
   g_printerr ("%s\n", s->str);
 }
 
@@ -130,6 +169,11 @@ static void
 trace_response (Transfer *t,
                 long      status)
 {
+  if (!t->trace_body)
+    {
+      g_printerr ("← %ld (%u bytes of sign-in traffic, not shown)\n", status, t->received->len);
+      return;
+    }
   g_printerr ("← %ld (%u bytes) %.*s\n", status, t->received->len,
               (int) MIN (t->received->len, 65536), (const char *) t->received->data);
 }
@@ -576,7 +620,7 @@ dyn_http_request_async (DynHttp             *self,
   curl_easy_setopt (t->easy, CURLOPT_USERAGENT, "dynoscope/" PACKAGE_VERSION);
 
   if (dyn_http_trace_enabled ())
-    trace_request (t, headers);
+    trace_request (t, method, headers);
 
   if (cancellable != NULL)
     {
