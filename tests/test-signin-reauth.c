@@ -1015,7 +1015,7 @@ logged_parameter (Cli        *cli,
       if (g_strcmp0 (json_object_get_string_member_with_default (entry, "operation", ""), operation) != 0)
         continue;
       params = json_object_get_object_member (entry, "parameters");
-      if (g_str_equal (name, "signing_access_key"))
+      if (g_str_equal (name, "signing_access_key") || g_str_equal (name, "signing_region"))
         return g_strdup (json_object_get_string_member_with_default (entry, name, NULL));
       return params != NULL ? g_strdup (json_object_get_string_member_with_default (params, name, NULL)) : NULL;
     }
@@ -1314,6 +1314,30 @@ test_cli_profile_without_credentials (Cli           *cli,
   }
 }
 
+/* --region is the region of the STS client that assumes the role, as `aws --region` is
+ * botocore's session region; without it the profile's region counts. */
+static void
+test_cli_region_signs_sts (Cli           *cli,
+                           gconstpointer  data)
+{
+  REQUIRE_CLI (cli);
+  g_auto(CliRun) given = { 0 }, profile = { 0 };
+  g_autofree char *given_region = NULL, *profile_region = NULL;
+  g_autoptr(GError) error = NULL;
+
+  CLI_RUN (cli, &given, NULL, "whoami", "--profile", "admin", "--region", "eu-west-1", "--mfa-code", MFA_CODE);
+  g_assert_cmpint (given.status, ==, 0);
+  given_region = logged_parameter (cli, "AssumeRole", "signing_region");
+  g_assert_cmpstr (given_region, ==, "eu-west-1");
+
+  g_assert_true (dyn_signin_server_control (cli->server, "reset", &error));
+  g_assert_no_error (error);
+  CLI_RUN (cli, &profile, NULL, "whoami", "--profile", "admin", "--mfa-code", MFA_CODE);
+  g_assert_cmpint (profile.status, ==, 0);
+  profile_region = logged_parameter (cli, "AssumeRole", "signing_region");
+  g_assert_cmpstr (profile_region, ==, "us-east-1");
+}
+
 /* DYN_TRACE shows DynamoDB's traffic, but of the sign-in traffic (STS, IAM Identity Center)
  * only the method, the URL and harmless headers: its bodies carry secret keys, session
  * tokens, SSO tokens and client secrets, and its headers the bearer token. */
@@ -1417,6 +1441,7 @@ main (int argc, char **argv)
               reauth_setup, test_static_keys, reauth_teardown);
 
   g_test_add ("/signin-cli/whoami-static", Cli, NULL, cli_setup, test_cli_whoami_static, cli_teardown);
+  g_test_add ("/signin-cli/region-signs-sts", Cli, NULL, cli_setup, test_cli_region_signs_sts, cli_teardown);
   g_test_add ("/signin-cli/trace-hides-sign-in", Cli, NULL, cli_setup, test_cli_trace_hides_sign_in, cli_teardown);
   g_test_add ("/signin-cli/whoami-role-mfa", Cli, NULL, cli_setup, test_cli_whoami_role_mfa, cli_teardown);
   g_test_add ("/signin-cli/mfa-code-any-command", Cli, NULL, cli_setup, test_cli_mfa_code_any_command, cli_teardown);

@@ -473,6 +473,7 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (StsClient, sts_client_clear)
 
 static gboolean
 sts_client_init (StsClient        *client,
+                 DynSignInResolve *resolve,
                  DynSharedConfig  *shared,
                  const char       *profile,
                  GError          **error)
@@ -483,7 +484,9 @@ sts_client_init (StsClient        *client,
   const char *mode;
   const char *where = NULL;
 
-  if ((region = env ("AWS_REGION")) == NULL && (region = env ("AWS_DEFAULT_REGION")) == NULL)
+  /* The given region (--region, the connection's) first, as botocore's session region. */
+  if ((region = nonempty (resolve->region)) == NULL &&
+      (region = env ("AWS_REGION")) == NULL && (region = env ("AWS_DEFAULT_REGION")) == NULL)
     region = setting (shared, profile, "region");
 
   mode = _dyn_sts_regional_endpoints_setting (shared, profile, &where);
@@ -692,7 +695,7 @@ assume_role_from_profile (DynSignInResolve  *resolve,
 
   if (!parse_duration (shared, profile, &config.duration_seconds, error))
     return NULL;
-  if (!sts_client_init (&client, shared, session_profile, error))
+  if (!sts_client_init (&client, resolve, shared, session_profile, error))
     return NULL;
 
   if (source_name != NULL)
@@ -746,7 +749,8 @@ env_or_setting (gboolean         use_env,
 }
 
 static DynCredentialsProvider *
-web_identity_from_profile (DynSharedConfig  *shared,
+web_identity_from_profile (DynSignInResolve *resolve,
+                           DynSharedConfig  *shared,
                            const char       *profile,
                            const char       *session_profile,
                            gboolean          use_env,
@@ -781,7 +785,7 @@ web_identity_from_profile (DynSharedConfig  *shared,
       return NULL;
     }
 
-  if (!sts_client_init (&client, shared, session_profile, error))
+  if (!sts_client_init (&client, resolve, shared, session_profile, error))
     return NULL;
 
   config.profile = profile;
@@ -826,7 +830,7 @@ _dyn_sign_in_role_from_profile (DynSignInResolve  *resolve,
 
   /* The environment's web identity counts for the profile being resolved, unless it was chosen
    * explicitly; never for a source profile. */
-  return web_identity_from_profile (shared, profile, session_profile, !explicit_profile && !is_source,
+  return web_identity_from_profile (resolve, shared, profile, session_profile, !explicit_profile && !is_source,
                                     handled, error);
 }
 

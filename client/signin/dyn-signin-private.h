@@ -30,6 +30,7 @@ G_BEGIN_DECLS
 typedef struct {
   DynSignInPrompter *prompter;   /* (nullable) */
   GPtrArray         *chain;      /* (element-type utf8) profile names */
+  const char        *region;     /* (nullable) the given region: the STS client's first choice */
 } DynSignInResolve;
 
 /* The credentials provider of @profile as the role of another profile sees it (source_profile):

@@ -257,6 +257,7 @@ dyn_sign_in_resolve (DynSharedConfig          *shared,
     copy = *options;
   resolve.prompter = prompter != NULL ? prompter : dyn_sign_in_get_default_prompter ();
   resolve.chain = chain;
+  resolve.region = copy.region;
   copy.profile_credentials = profile_credentials;
   copy.profile_credentials_data = &resolve;
 
