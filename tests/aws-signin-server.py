@@ -154,6 +154,7 @@ import datetime
 import hashlib
 import json
 import re
+import os
 import sys
 import threading
 import urllib.parse
@@ -790,6 +791,8 @@ def main():
     parser.add_argument("--scenario", help="the scenario JSON file")
     parser.add_argument("--log", help="append each request as a JSON line to this file")
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--exit-on-stdin-eof", action="store_true",
+                        help="exit when stdin ends (the test that started the server went away)")
     args = parser.parse_args()
     scenario = {}
     if args.scenario:
@@ -800,6 +803,14 @@ def main():
     server.daemon_threads = True
     server.state = State(scenario, args.log, start)
     print(server.server_address[1], flush=True)
+    if args.exit_on_stdin_eof:
+        # The test that started us holds the other end: when it ends (or aborts), so do we,
+        # instead of keeping its output open as an orphan.
+        def watch_stdin():
+            while sys.stdin.buffer.read(4096):
+                pass
+            os._exit(0)
+        threading.Thread(target=watch_stdin, daemon=True).start()
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -92,7 +92,7 @@ dyn_signin_server_start (const char  *scenario_json,
   server->process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDIN_PIPE,
                                       error, PYTHON, script,
                                       "--scenario", server->scenario_path,
-                                      "--log", server->log_path, NULL);
+                                      "--log", server->log_path, "--exit-on-stdin-eof", NULL);
   if (server->process == NULL)
     {
       server_free (server);
