@@ -508,7 +508,17 @@ create_client_credentials_cb (GObject      *source,
       return;
     }
 
+  /* The access key id is no secret; the window names it (DynamoDB Local's per-key databases). */
+  g_object_set_data_full (g_task_get_task_data (task), "dyn-access-key-id",
+                          g_strdup (credentials->access_key_id), g_free);
   g_task_return_pointer (task, g_object_ref (g_task_get_task_data (task)), g_object_unref);
+}
+
+const char *
+dyn_connection_get_client_access_key_id (DynClient *client)
+{
+  g_return_val_if_fail (DYN_IS_CLIENT (client), NULL);
+  return g_object_get_data (G_OBJECT (client), "dyn-access-key-id");
 }
 
 /* An endpoint for IAM Identity Center's @service ("sso", "sso_oidc") as the
@@ -651,6 +661,41 @@ dyn_connection_create_client_finish (DynConnection  *self,
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == dyn_connection_create_client_async, NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static gboolean
+is_loopback_host (const char *host)
+{
+  g_autoptr(GInetAddress) address = NULL;
+
+  if (host == NULL)
+    return FALSE;
+  if (g_ascii_strcasecmp (host, "localhost") == 0 || g_str_has_suffix (host, ".localhost"))
+    return TRUE;
+  address = g_inet_address_new_from_string (host);
+  return address != NULL && g_inet_address_get_is_loopback (address);
+}
+
+char *
+dyn_local_no_tables_hint (const char *endpoint,
+                          const char *access_key_id,
+                          const char *region)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *host = NULL;
+
+  if (endpoint == NULL || (uri = g_uri_parse (endpoint, G_URI_FLAGS_NONE, NULL)) == NULL)
+    return NULL;
+  /* "[::1]" comes back without the brackets. */
+  host = g_strdup (g_uri_get_host (uri));
+  if (!is_loopback_host (host))
+    return NULL;
+
+  return g_strdup_printf (/* Translators: the first %s is an access key id, the second a region */
+                          _("No tables for access key “%s” in region %s. DynamoDB Local without -sharedDb "
+                            "keeps one database per access key and region — connect with the keys and region "
+                            "that created the tables, or start it with -sharedDb."),
+                          access_key_id != NULL ? access_key_id : "?", region != NULL ? region : "?");
 }
 
 /* DynConnectionStore ------------------------------------------------------------ */

@@ -150,6 +150,25 @@ DynClient         *dyn_connection_create_client_finish (DynConnection  *self,
                                                         GAsyncResult   *result,
                                                         GError        **error) G_GNUC_WARN_UNUSED_RESULT;
 
+/* The access key id a client made by dyn_connection_create_client_async()
+ * signs with (its credentials were fetched then), or %NULL. Never a secret. */
+const char        *dyn_connection_get_client_access_key_id (DynClient *client);
+
+/**
+ * dyn_local_no_tables_hint:
+ * @endpoint: (nullable): the DynamoDB endpoint of the connection
+ * @access_key_id: (nullable): the access key id the requests are signed with
+ * @region: (nullable): the signing region
+ *
+ * Why a loopback endpoint lists no tables: DynamoDB Local without -sharedDb
+ * keeps one database per access key and region, so tables made with other
+ * keys or another region are not there. Translated; %NULL when @endpoint is
+ * not a loopback address (an empty list is then just empty).
+ */
+char              *dyn_local_no_tables_hint           (const char         *endpoint,
+                                                       const char         *access_key_id,
+                                                       const char         *region) G_GNUC_WARN_UNUSED_RESULT;
+
 #define DYN_TYPE_CONNECTION_STORE (dyn_connection_store_get_type ())
 
 /**
