@@ -647,10 +647,104 @@ test_guardrail_session (void)
   g_clear_pointer (&asked.summary, dyn_write_summary_unref);
 }
 
+/* DynamoDB Local's per-key databases ----------------------------------------------- */
+
+static void
+test_hint_text (void)
+{
+  g_autofree char *hint = dyn_local_no_tables_hint ("http://127.0.0.1:8000", "AKIDLOCAL", "eu-west-1");
+  g_autofree char *localhost = dyn_local_no_tables_hint ("http://localhost:8000", NULL, NULL);
+  g_autofree char *v6 = dyn_local_no_tables_hint ("http://[::1]:8000", "k", "r");
+  g_autofree char *aws = dyn_local_no_tables_hint ("https://dynamodb.eu-west-1.amazonaws.com", "AKIDLOCAL", "eu-west-1");
+  g_autofree char *lan = dyn_local_no_tables_hint ("http://192.168.1.20:8000", "AKIDLOCAL", "eu-west-1");
+
+  g_assert_cmpstr (hint, ==, "No tables for access key “AKIDLOCAL” in region eu-west-1. DynamoDB Local without "
+                             "-sharedDb keeps one database per access key and region — connect with the keys and "
+                             "region that created the tables, or start it with -sharedDb.");
+  g_assert_nonnull (localhost);
+  g_assert_nonnull (v6);
+  g_assert_null (aws);
+  g_assert_null (lan);
+  g_assert_null (dyn_local_no_tables_hint (NULL, "k", "r"));
+}
+
+static char *
+list_tables_text (DynClient *client)
+{
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) tables = dyn_test_list_tables (client, &error);
+
+  g_assert_no_error (error);
+  return g_strjoinv (",", tables);
+}
+
+/* Against DynamoDB Local started without -sharedDb: a table made with key A
+ * is not listed for key B; the command line says why on stderr. */
+static void
+test_hint_per_key_server (void)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL_PER_KEY);
+  g_autoptr(DynCredentialsProvider) provider_a = NULL;
+  g_autoptr(DynCredentialsProvider) provider_b = NULL;
+  g_autoptr(DynClient) client_a = NULL;
+  g_autoptr(DynClient) client_b = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *table = dyn_test_table_name ("PerKey");
+  g_autofree char *listed_a = NULL;
+  g_autofree char *listed_b = NULL;
+  g_autofree char *cli = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *home = NULL;
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+
+  if (server == NULL)
+    return;
+  provider_a = dyn_credentials_provider_new_static ("keyAlpha", "secretAlpha", NULL);
+  provider_b = dyn_credentials_provider_new_static ("keyBravo", "secretBravo", NULL);
+  client_a = dyn_client_new (dyn_test_server_get_endpoint (server), DYN_TEST_REGION, provider_a, &error);
+  client_b = dyn_client_new (dyn_test_server_get_endpoint (server), DYN_TEST_REGION, provider_b, &error);
+  g_assert_no_error (error);
+  g_assert_true (dyn_test_create_table (client_a, table, "pk:S", NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  listed_a = list_tables_text (client_a);
+  listed_b = list_tables_text (client_b);
+  g_assert_nonnull (strstr (listed_a, table));
+  g_assert_cmpstr (listed_b, ==, "");
+
+  /* dynoscope-cli tables with key B: nothing on stdout, the hint on stderr. */
+  cli = g_build_filename (g_getenv ("DYN_BUILD_ROOT"), "app", "dynoscope-cli", NULL);
+  home = make_temp_dir ();
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "HOME", home, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LANGUAGE", "C", TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_CONFIG_FILE", "/nonexistent/config", TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials", TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "AWS_PROFILE");
+  g_subprocess_launcher_setenv (launcher, "AWS_ACCESS_KEY_ID", "keyBravo", TRUE);
+  g_subprocess_launcher_setenv (launcher, "AWS_SECRET_ACCESS_KEY", "secretBravo", TRUE);
+  proc = g_subprocess_launcher_spawn (launcher, &error, cli, "--region", DYN_TEST_REGION,
+                                      "--endpoint", dyn_test_server_get_endpoint (server), "tables", NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error));
+  g_assert_no_error (error);
+  g_test_message ("stdout: %s\nstderr: %s", out, err);
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "No tables for access key “keyBravo” in region us-east-1. DynamoDB Local without -sharedDb"));
+  /* The secret never shows. */
+  g_assert_null (strstr (err, "secretBravo"));
+
+  g_assert_true (dyn_test_delete_table (client_a, table, &error));
+  rm_rf (home);
+}
+
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
+  dyn_test_init (&argc, &argv);
 
   g_test_add_func ("/guardrails/connection/sso-properties", test_connection_sso_properties);
   g_test_add_func ("/guardrails/connection/is-production", test_connection_is_production);
@@ -664,6 +758,8 @@ main (int argc, char **argv)
   g_test_add_func ("/guardrails/lock/lock", test_guardrail_lock);
   g_test_add_func ("/guardrails/lock/expiry", test_guardrail_expiry);
   g_test_add_func ("/guardrails/lock/session", test_guardrail_session);
+  g_test_add_func ("/guardrails/local-hint/text", test_hint_text);
+  g_test_add_func ("/guardrails/local-hint/per-key-server", test_hint_per_key_server);
 
   return g_test_run ();
 }
