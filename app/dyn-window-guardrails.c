@@ -26,6 +26,7 @@ struct _DynWindowGuardrails
   char          *empty_hint;     /* why the connection lists no tables, or NULL */
   guint          tick_id;
   gboolean       syncing;
+  GSimpleActionGroup *actions;   /* "guard": production-mode (s), production-patterns */
 };
 
 static gboolean
@@ -167,6 +168,7 @@ locked_changed_cb (DynGuardrail *guardrail,
 }
 
 void _dyn_window_guardrails_watch (DynWindow *self, DynConnection *connection);
+static void sync_mode_action (DynWindow *self);
 
 void
 _dyn_window_guardrails_sync (DynWindow *self)
@@ -189,6 +191,7 @@ _dyn_window_guardrails_sync (DynWindow *self)
   dyn_guardrail_set_production (g->guardrail, production);
   update_badge (self);
   apply_read_only (self);
+  sync_mode_action (self);
   g->syncing = FALSE;
 }
 
@@ -341,6 +344,112 @@ _dyn_window_guardrails_get_empty_hint (DynWindow *self)
   return g->empty_hint;
 }
 
+/* The Production menu ------------------------------------------------------------ */
+
+static const char *
+mode_nick (DynProductionMode mode)
+{
+  return mode == DYN_PRODUCTION_MODE_ON ? "on" : mode == DYN_PRODUCTION_MODE_OFF ? "off" : "auto";
+}
+
+static void
+sync_mode_action (DynWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self->guardrails->actions), "production-mode");
+  DynProductionMode mode = self->connection ? dyn_connection_get_production_mode (self->connection)
+                                            : DYN_PRODUCTION_MODE_AUTO;
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), self->connection != NULL);
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_string (mode_nick (mode)));
+}
+
+static void
+mode_saved_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(DynWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!dyn_connection_store_update_finish (DYN_CONNECTION_STORE (source), result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _dyn_window_show_error (self, _("Saving the connection"), error);
+}
+
+static void
+production_mode_change_cb (GSimpleAction *action,
+                           GVariant      *value,
+                           gpointer       user_data)
+{
+  DynWindow *self = user_data;
+  const char *nick = g_variant_get_string (value, NULL);
+  DynProductionMode mode = g_str_equal (nick, "on") ? DYN_PRODUCTION_MODE_ON
+                         : g_str_equal (nick, "off") ? DYN_PRODUCTION_MODE_OFF : DYN_PRODUCTION_MODE_AUTO;
+
+  if (self->connection == NULL)
+    return;
+  g_simple_action_set_state (action, value);
+  if (dyn_connection_get_production_mode (self->connection) == mode)
+    return;
+  dyn_connection_set_production_mode (self->connection, mode);
+  if (dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)) == self->connection)
+    dyn_connection_store_update_async (self->store, self->connection, NULL, NULL, self->cancellable,
+                                       mode_saved_cb, g_object_ref (self));
+}
+
+static void
+patterns_response_cb (AdwMessageDialog *dialog,
+                      const char       *response,
+                      DynWindow        *self)
+{
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "dyn-entry");
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) patterns = NULL;
+
+  if (g_strcmp0 (response, "save") != 0 || self->settings == NULL)
+    return;
+  parts = g_strsplit (gtk_editable_get_text (entry), ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_strstrip (parts[i]);
+      if (*parts[i] != '\0')
+        g_strv_builder_add (builder, parts[i]);
+    }
+  patterns = g_strv_builder_end (builder);
+  g_settings_set_strv (self->settings, "production-patterns", (const char * const *) patterns);
+}
+
+static void
+production_patterns_cb (GSimpleAction *action,
+                        GVariant      *parameter,
+                        gpointer       user_data)
+{
+  DynWindow *self = user_data;
+  g_auto(GStrv) patterns = NULL;
+  g_autofree char *text = NULL;
+  GtkWidget *dialog, *entry;
+
+  if (self->settings == NULL)
+    return;
+  patterns = g_settings_get_strv (self->settings, "production-patterns");
+  text = g_strjoinv (", ", patterns);
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Production Patterns"),
+                                   _("A connection set to “Automatic” is production when its profile, its name or "
+                                     "its account matches one of these patterns (* and ?, any case), separated by commas."));
+  entry = gtk_entry_new ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"), "save", _("_Save"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data (G_OBJECT (dialog), "dyn-entry", entry);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (patterns_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 /* Set-up ---------------------------------------------------------------------------- */
 
 static void
@@ -380,6 +489,16 @@ _dyn_window_guardrails_init (DynWindow *self)
   dyn_guardrail_set_confirm_func (g->guardrail, confirm_cb, self, NULL);
   g_signal_connect (g->guardrail, "notify::locked", G_CALLBACK (locked_changed_cb), self);
 
+  {
+    static const GActionEntry entries[] = {
+      { .name = "production-mode", .parameter_type = "s", .state = "'auto'", .change_state = production_mode_change_cb },
+      { .name = "production-patterns", .activate = production_patterns_cb },
+    };
+
+    g->actions = g_simple_action_group_new ();
+    g_action_map_add_action_entries (G_ACTION_MAP (g->actions), entries, G_N_ELEMENTS (entries), self);
+    gtk_widget_insert_action_group (GTK_WIDGET (self), "guard", G_ACTION_GROUP (g->actions));
+  }
   g->badge = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_add_css_class (g->badge, "dyn-production-badge");
   g->label = gtk_label_new (_("PRODUCTION"));
@@ -403,6 +522,7 @@ _dyn_window_guardrails_init (DynWindow *self)
       unlock_minutes_changed_cb (self->settings, "unlock-minutes", self);
     }
   update_badge (self);
+  sync_mode_action (self);
 }
 
 /* Connections change their production setting, name or profile in the editor. */
@@ -432,6 +552,7 @@ _dyn_window_guardrails_dispose (DynWindow *self)
   g_signal_handlers_disconnect_by_data (g->guardrail, self);
   dyn_guardrail_set_confirm_func (g->guardrail, NULL, NULL, NULL);
   g_clear_object (&g->guardrail);
+  g_clear_object (&g->actions);
   g_free (g->empty_hint);
   g_free (g);
   self->guardrails = NULL;

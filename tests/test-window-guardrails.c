@@ -415,12 +415,35 @@ test_production_modes (Fixture       *fixture,
   g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "dyn-production"));
   g_assert_true (dyn_edit_session_get_read_only (dyn_window_get_edit_session (window)));
 
-  /* Switched to "Never" in the editor: unlocked for good, the header plain. */
-  dyn_connection_set_production_mode (always, DYN_PRODUCTION_MODE_OFF);
-  settle ();
+  /* Production › Never in the menu: the header plain, writable, saved. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "guard.production-mode", "s", "off"));
+  dyn_test_wait_idle (window);
+  g_assert_cmpint (dyn_connection_get_production_mode (always), ==, DYN_PRODUCTION_MODE_OFF);
   g_assert_false (dyn_guardrail_get_production (guardrail));
   g_assert_false (gtk_widget_has_css_class (GTK_WIDGET (window), "dyn-production"));
   g_assert_false (dyn_edit_session_get_read_only (dyn_window_get_edit_session (window)));
+  {
+    g_autofree char *ini = NULL;
+
+    g_assert_true (g_file_get_contents (dyn_connection_store_get_path (fixture->store), &ini, NULL, NULL));
+    g_assert_nonnull (strstr (ini, "production=off"));
+  }
+
+  /* Automatic, with the user's patterns: "scratch*" makes it production. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "guard.production-mode", "s", "auto"));
+  g_assert_false (dyn_guardrail_get_production (guardrail));
+  {
+    g_autoptr(GSettings) settings = g_settings_new ("io.github.dynoscope.Dynoscope");
+    const char *patterns[] = { "SCRATCH*", NULL };
+
+    g_settings_set_strv (settings, "production-patterns", patterns);
+    settle ();
+    g_assert_true (dyn_guardrail_get_locked (guardrail));
+    g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window), "dyn-production"));
+    g_settings_reset (settings, "production-patterns");
+    settle ();
+    g_assert_false (dyn_guardrail_get_production (guardrail));
+  }
 }
 
 /* DynamoDB Local without -sharedDb: tables made with key A are not there for
