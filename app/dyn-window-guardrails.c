@@ -256,6 +256,58 @@ _dyn_window_approve_write (DynWindow           *self,
   dyn_guardrail_approve_async (self->guardrails->guardrail, summary, self->cancellable, then, user_data);
 }
 
+typedef struct {
+  DynWindow          *self;
+  DynWindowWriteFunc  func;
+  gpointer            data;
+  GDestroyNotify      destroy;
+} GuardedWrite;
+
+static void
+guarded_approved_cb (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  GuardedWrite *w = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (dyn_guardrail_approve_finish (DYN_GUARDRAIL (source), result, &error))
+    w->func (w->self, w->data);
+  else if (g_error_matches (error, DYN_ERROR, DYN_ERROR_READ_ONLY))
+    _dyn_window_refuse_read_only (w->self);
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _dyn_window_show_error (w->self, _("The write"), error);
+  if (w->destroy != NULL)
+    w->destroy (w->data);
+  g_object_unref (w->self);
+  g_free (w);
+}
+
+void
+_dyn_window_guard_write (DynWindow          *self,
+                         DynWriteSummary    *summary,
+                         DynWindowWriteFunc  func,
+                         gpointer            data,
+                         GDestroyNotify      destroy)
+{
+  GuardedWrite *w;
+
+  /* Not production: the write starts now, as it always did. */
+  if (!dyn_guardrail_get_production (self->guardrails->guardrail))
+    {
+      func (self, data);
+      if (destroy != NULL)
+        destroy (data);
+      return;
+    }
+  w = g_new0 (GuardedWrite, 1);
+  w->self = g_object_ref (self);
+  w->func = func;
+  w->data = data;
+  w->destroy = destroy;
+  dyn_guardrail_approve_async (self->guardrails->guardrail, summary, NULL, guarded_approved_cb, w);
+}
+
 /* Unlock and lock ---------------------------------------------------------------- */
 
 static void

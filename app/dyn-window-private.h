@@ -236,6 +236,11 @@ const char *_dyn_window_guardrails_get_empty_hint (DynWindow *self);
 gboolean _dyn_window_is_read_only (DynWindow *self);
 DynGuardrail *_dyn_window_get_guardrail (DynWindow *self);
 void _dyn_window_approve_write (DynWindow *self, DynWriteSummary *summary, GAsyncReadyCallback then, gpointer user_data);
+/* Runs @func (self, @data) once the guardrail allows the write @summary describes (at once off
+ * production; refused while locked; after the confirmation while unlocked), then @destroy (@data). */
+typedef void (*DynWindowWriteFunc) (DynWindow *self, gpointer data);
+void _dyn_window_guard_write (DynWindow *self, DynWriteSummary *summary, DynWindowWriteFunc func,
+                              gpointer data, GDestroyNotify destroy);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

@@ -1793,7 +1793,8 @@ approve_then (DynEditSession      *self,
   g_autoptr(DynWriteSummary) summary = NULL;
   GError *error = NULL;
 
-  if (self->guardrail == NULL)
+  /* Off production nothing is asked: the commit starts at once. */
+  if (self->guardrail == NULL || !dyn_guardrail_get_production (self->guardrail))
     return FALSE;
   if ((summary = dyn_write_summary_new_for_change_set (data->set, NULL, &error)) == NULL)
     {
