@@ -388,6 +388,75 @@ test_production_commit (Fixture       *fixture,
   g_clear_error (&error);
 }
 
+static guint
+scan_count (Fixture *fixture)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynResponse) response = dyn_test_callf (fixture->other, "Scan", &error,
+                                                    "{\"TableName\":\"%s\",\"Select\":\"COUNT\"}", fixture->table);
+
+  g_assert_no_error (error);
+  return json_object_get_int_member (json_node_get_object (response->root), "Count");
+}
+
+/* Truncate on an unlocked production connection: its own question, then the
+ * guardrail's with the item count and cost first; Cancel deletes nothing,
+ * Confirm deletes every item. Locked, it is refused before any question. */
+static void
+test_production_truncate (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  DynWindow *window = fixture->window;
+  g_autoptr(DynConnection) connection = NULL;
+  AdwMessageDialog *dialog;
+  DynWriteSummary *summary;
+  g_autofree char *headline = NULL;
+
+  if (fixture->window == NULL)
+    return;
+  connection = add_connection (fixture, "Orders", dyn_test_server_get_endpoint (server), DYN_PRODUCTION_MODE_ON);
+  open_table (fixture, connection);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-view", "s", "details"));
+  dyn_test_wait_idle (window);
+  settle ();
+
+  /* Locked: the truncate's own question, then refused; nothing deleted. */
+  activate (window, "win.truncate-table");
+  dialog = find_dialog (window);
+  g_assert_nonnull (dialog);
+  click_response (dialog, "_Truncate");
+  dyn_test_wait_idle (window);
+  g_assert_null (dyn_window_get_write_confirm_dialog (window));
+  g_assert_nonnull (strstr (dyn_window_get_error_text (window), "production connection"));
+  g_assert_cmpuint (scan_count (fixture), ==, G_N_ELEMENTS (seed));
+  activate (window, "win.dismiss-error");
+
+  unlock (window);
+  activate (window, "win.truncate-table");
+  dialog = find_dialog (window);
+  g_assert_nonnull (dialog);
+  click_response (dialog, "_Truncate");
+  dialog = wait_confirmation (window);
+  summary = dyn_write_confirm_dialog_get_summary (GTK_WIDGET (dialog));
+  g_assert_true (dyn_write_summary_is_bulk (summary));
+  headline = dyn_write_summary_dup_headline (summary);
+  g_assert_true (g_str_has_suffix (headline, "WCU in all"));
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (dialog), headline));
+  g_assert_cmpstr (dyn_write_summary_get_entry (summary, 0)->table, ==, fixture->table);
+  click_response (dialog, "_Cancel");
+  dyn_test_wait_idle (window);
+  g_assert_cmpuint (scan_count (fixture), ==, G_N_ELEMENTS (seed));
+
+  activate (window, "win.truncate-table");
+  click_response (find_dialog (window), "_Truncate");
+  dialog = wait_confirmation (window);
+  click_response (dialog, "_Write to Production");
+  dyn_test_wait_idle (window);
+  g_assert_null (dyn_window_get_error_text (window));
+  g_assert_cmpuint (scan_count (fixture), ==, 0);
+}
+
 /* "Never" is never production, whatever its name; "Always" is, whatever its name. */
 static void
 test_production_modes (Fixture       *fixture,
@@ -528,6 +597,7 @@ main (int   argc,
 #define ADD(path, func) \
   g_test_add ("/dyn/window-guardrails/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("production-commit", test_production_commit);
+  ADD ("production-truncate", test_production_truncate);
   ADD ("production-modes", test_production_modes);
   ADD ("empty-local-hint", test_empty_local_hint);
 #undef ADD
