@@ -125,6 +125,7 @@ import_action (GtkWidget  *widget,
       return;
     }
   dialog = dyn_transfer_import_dialog_new (GTK_WINDOW (self), self->client, self->gone ? NULL : self->keys);
+  dyn_transfer_import_dialog_set_guardrail (dialog, _dyn_window_get_guardrail (self));
   g_signal_connect_object (dialog, "finished", G_CALLBACK (import_finished_cb), self, 0);
   set_dialog (self, GTK_WIDGET (dialog));
   gtk_window_present (GTK_WINDOW (dialog));
