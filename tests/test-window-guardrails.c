@@ -11,6 +11,7 @@
 #include "dyn-test-util.h"
 #include "dyn-test-window.h"
 #include "dyn-window.h"
+#include "dyn-transfer-import-dialog.h"
 #include "dyn-write-confirm-dialog.h"
 
 /* Production connections in the real window under Xvfb against DynamoDB
@@ -457,6 +458,78 @@ test_production_truncate (Fixture       *fixture,
   g_assert_cmpuint (scan_count (fixture), ==, 0);
 }
 
+static void
+wait_import (DynTransferImportDialog *dialog)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * 60 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < deadline &&
+         (dyn_transfer_import_dialog_get_state (dialog) == DYN_TRANSFER_STATE_RUNNING ||
+          dyn_transfer_import_dialog_get_state (dialog) == DYN_TRANSFER_STATE_CHECKING))
+    {
+      dyn_test_iterate ();
+      g_usleep (5000);
+    }
+  settle ();
+}
+
+/* Import on an unlocked production connection: the item count and cost of
+ * the dry run first; Cancel imports nothing, Confirm imports every item. */
+static void
+test_production_import (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  DynTestServer *server = dyn_test_server_get (DYN_TEST_DYNAMODB_LOCAL);
+  DynWindow *window = fixture->window;
+  g_autoptr(DynConnection) connection = NULL;
+  g_autofree char *path = g_build_filename (tmp_dir, "orders.json", NULL);
+  DynTransferImportDialog *import;
+  AdwMessageDialog *dialog;
+  DynWriteSummary *summary;
+
+  if (fixture->window == NULL)
+    return;
+  g_assert_true (g_file_set_contents (path,
+    "{\"Item\":{\"EntityRef\":{\"S\":\"WS#acme\"},\"Detail\":{\"S\":\"PROJ#10\"}}}\n"
+    "{\"Item\":{\"EntityRef\":{\"S\":\"WS#acme\"},\"Detail\":{\"S\":\"PROJ#11\"}}}\n"
+    "{\"Item\":{\"EntityRef\":{\"S\":\"WS#acme\"},\"Detail\":{\"S\":\"PROJ#12\"}}}\n", -1, NULL));
+  connection = add_connection (fixture, "Orders live", dyn_test_server_get_endpoint (server), DYN_PRODUCTION_MODE_ON);
+  open_table (fixture, connection);
+
+  /* Locked: Import is not offered. */
+  activate (window, "win.import");
+  g_assert_null (dyn_window_get_transfer_dialog (window));
+
+  unlock (window);
+  activate (window, "win.import");
+  settle ();
+  import = DYN_TRANSFER_IMPORT_DIALOG (dyn_window_get_transfer_dialog (window));
+  g_assert_nonnull (import);
+  dyn_transfer_import_dialog_set_input (import, path);
+  wait_import (import);
+  g_assert_nonnull (dyn_transfer_import_dialog_get_dry_run (import));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (import), "transfer.start", NULL));
+  dialog = wait_confirmation (window);
+  summary = dyn_write_confirm_dialog_get_summary (GTK_WIDGET (dialog));
+  g_assert_true (dyn_write_summary_is_bulk (summary));
+  g_assert_cmpuint (dyn_write_summary_get_count (summary), ==, 3);
+  g_assert_cmpfloat (dyn_write_summary_get_write_units (summary), ==, 3);
+  g_assert_true (g_str_has_prefix (adw_message_dialog_get_body (dialog), "3 items · ~3 WCU in all"));
+  click_response (dialog, "_Cancel");
+  wait_import (import);
+  g_assert_cmpuint (scan_count (fixture), ==, G_N_ELEMENTS (seed));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (import), "transfer.start", NULL));
+  dialog = wait_confirmation (window);
+  click_response (dialog, "_Write to Production");
+  settle ();
+  wait_import (import);
+  g_assert_cmpint (dyn_transfer_import_dialog_get_state (import), ==, DYN_TRANSFER_STATE_DONE);
+  g_assert_cmpuint (scan_count (fixture), ==, G_N_ELEMENTS (seed) + 3);
+  gtk_window_destroy (GTK_WINDOW (import));
+  settle ();
+}
+
 /* "Never" is never production, whatever its name; "Always" is, whatever its name. */
 static void
 test_production_modes (Fixture       *fixture,
@@ -598,6 +671,7 @@ main (int   argc,
   g_test_add ("/dyn/window-guardrails/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("production-commit", test_production_commit);
   ADD ("production-truncate", test_production_truncate);
+  ADD ("production-import", test_production_import);
   ADD ("production-modes", test_production_modes);
   ADD ("empty-local-hint", test_empty_local_hint);
 #undef ADD
