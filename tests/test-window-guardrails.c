@@ -352,6 +352,8 @@ test_production_commit (Fixture       *fixture,
   g_clear_pointer (&stored, dyn_value_unref);
   g_assert_cmpuint (dyn_edit_session_get_n_changes (session), ==, 1);
   g_assert_cmpstr (dyn_window_get_status_text (window), ==, "Cancelled: nothing was written");
+  g_assert_cmpstr (dyn_staged_changes_get_status_text (dyn_window_get_staged_changes (window)), ==,
+                   "Cancelled: nothing was written");
 
   /* Confirm: written once. */
   activate (window, "win.commit-changes");
