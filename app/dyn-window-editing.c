@@ -498,6 +498,7 @@ _dyn_window_create_session (DynWindow *self)
   session = dyn_edit_session_new (self->client, self->table, &self->keys->table.keys);
   dyn_edit_session_set_index_keys (session, self->keys);
   dyn_edit_session_set_read_only (session, self->connection != NULL && dyn_connection_get_read_only (self->connection));
+  _dyn_window_guardrails_attach_session (self, session);
   _dyn_window_attach_session (self, session);
 }
 

@@ -644,6 +644,7 @@ tables_cb (GObject      *source,
   /* After a table was found deleted, the error bar keeps saying so. */
   if (!self->gone)
     _dyn_window_clear_error (self);
+  _dyn_window_guardrails_tables_listed (self);
   pending = g_steal_pointer (&self->pending_table);
   if (pending != NULL)
     _dyn_window_open_table_now (self, pending);

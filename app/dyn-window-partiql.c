@@ -309,6 +309,22 @@ confirm_response_cb (AdwMessageDialog *dialog,
     dyn_partiql_editor_set_status (self->partiql->editor, _("Nothing was written"));
 }
 
+static void
+free_pending (gpointer data)
+{
+  pending_free (data, NULL);
+}
+
+static void
+run_pending_now (DynWindow *self,
+                 gpointer   data)
+{
+  Pending *pending = data;
+
+  if (self->client != NULL && !self->partiql->running)
+    start_run (self, pending->statements, pending->parameters);
+}
+
 /* "INSERT into Movies: year = 2020, title = 'Soul'", one line per write. */
 static char *
 describe_writes (GPtrArray *infos,
@@ -393,14 +409,40 @@ partiql_run_action (GtkWidget  *widget,
       return;
     }
 
-  /* Writes never run without asking, and never on a read-only connection. */
-  if (self->connection != NULL && dyn_connection_get_read_only (self->connection))
+  /* Writes never run without asking, and never on a read-only connection
+   * (a production connection is one until its writes are unlocked). */
+  if (_dyn_window_is_read_only (self))
     {
       g_autofree char *text = g_strdup_printf (_("%s is opened read-only: PartiQL writes (INSERT, UPDATE, DELETE) are refused"),
                                                dyn_connection_get_name (self->connection));
 
       dyn_partiql_editor_set_status (p->editor, text);
       _dyn_window_show_message (self, text);
+      return;
+    }
+  /* Production: the guardrail's confirmation is the question. */
+  if (dyn_guardrail_get_production (_dyn_window_get_guardrail (self)))
+    {
+      g_autofree char *title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Run a Write?", "Run %u Writes?",
+                                                             n_writes), n_writes);
+      g_autoptr(DynWriteSummary) summary = dyn_write_summary_new (title);
+
+      for (guint i = 0; i < infos->len; i++)
+        {
+          DynPartiqlInfo *info = infos->pdata[i];
+          const char *what = info->kind == DYN_PARTIQL_INSERT ? "INSERT" : info->kind == DYN_PARTIQL_UPDATE ? "UPDATE"
+                           : info->kind == DYN_PARTIQL_DELETE ? "DELETE" : "PartiQL";
+
+          /* At least 1 KB each, ×2 in a transaction: the items' sizes are not known here. */
+          if (info->is_write)
+            dyn_write_summary_add (summary, info->table ? info->table : "?", what, info->keys, NULL,
+                                   statements->len > 1 ? 2 : 1);
+        }
+      pending = g_new0 (Pending, 1);
+      g_set_weak_pointer (&pending->window, self);
+      pending->statements = g_steal_pointer (&statements);
+      pending->parameters = g_steal_pointer (&parameters);
+      _dyn_window_guard_write (self, summary, run_pending_now, pending, (GDestroyNotify) free_pending);
       return;
     }
   {

@@ -133,6 +133,8 @@ struct _DynWindow
   GtkWidget            *transfer_dialog;
   /* Create Table and the Table page's operations (dyn-window-tables.c). */
   struct _DynWindowTables *table_admin;
+  /* Production connections (dyn-window-guardrails.c). */
+  struct _DynWindowGuardrails *guardrails;
 };
 
 enum {
@@ -222,6 +224,23 @@ void _dyn_window_tables_init (DynWindow *self);
 void _dyn_window_tables_dispose (DynWindow *self);
 void _dyn_window_tables_refresh (DynWindow *self);
 void _dyn_window_tables_update_actions (DynWindow *self);
+/* dyn-window-guardrails.c */
+typedef struct _DynWindowGuardrails DynWindowGuardrails;
+void _dyn_window_class_guardrails_init (GtkWidgetClass *widget_class);
+void _dyn_window_guardrails_init (DynWindow *self);
+void _dyn_window_guardrails_dispose (DynWindow *self);
+void _dyn_window_guardrails_sync (DynWindow *self);
+void _dyn_window_guardrails_attach_session (DynWindow *self, DynEditSession *session);
+void _dyn_window_guardrails_tables_listed (DynWindow *self);
+const char *_dyn_window_guardrails_get_empty_hint (DynWindow *self);
+gboolean _dyn_window_is_read_only (DynWindow *self);
+DynGuardrail *_dyn_window_get_guardrail (DynWindow *self);
+void _dyn_window_approve_write (DynWindow *self, DynWriteSummary *summary, GAsyncReadyCallback then, gpointer user_data);
+/* Runs @func (self, @data) once the guardrail allows the write @summary describes (at once off
+ * production; refused while locked; after the confirmation while unlocked), then @destroy (@data). */
+typedef void (*DynWindowWriteFunc) (DynWindow *self, gpointer data);
+void _dyn_window_guard_write (DynWindow *self, DynWriteSummary *summary, DynWindowWriteFunc func,
+                              gpointer data, GDestroyNotify destroy);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

@@ -339,6 +339,22 @@ created_cb (GObject      *source,
 }
 
 static void
+create_table_now (DynWindow *self,
+                  gpointer   data)
+{
+  DynWindowTables *t = self->table_admin;
+  DynTableSpec *spec = data;
+
+  if (self->client == NULL)
+    return;
+  if (t->dialog != NULL && DYN_IS_CREATE_TABLE_DIALOG (t->dialog))
+    dyn_create_table_dialog_set_busy (DYN_CREATE_TABLE_DIALOG (t->dialog), TRUE);
+  _dyn_window_set_busy (self, TRUE);
+  dyn_table_create_async (self->client, spec, self->cancellable, created_cb,
+                          call_new (self, spec->keys->table.name, NULL));
+}
+
+static void
 create_cb (DynCreateTableDialog *dialog,
            DynWindow            *self)
 {
@@ -350,10 +366,13 @@ create_cb (DynCreateTableDialog *dialog,
       dyn_create_table_dialog_set_server_error (dialog, error ? error->message : _("Not connected"));
       return;
     }
-  dyn_create_table_dialog_set_busy (dialog, TRUE);
-  _dyn_window_set_busy (self, TRUE);
-  dyn_table_create_async (self->client, spec, self->cancellable, created_cb,
-                          call_new (self, spec->keys->table.name, NULL));
+  {
+    g_autofree char *title = g_strdup_printf (_("Create table %s"), spec->keys->table.name);
+    g_autoptr(DynWriteSummary) summary = dyn_write_summary_new (title);
+
+    dyn_write_summary_add (summary, spec->keys->table.name, title, NULL, NULL, 0);
+    _dyn_window_guard_write (self, summary, create_table_now, g_steal_pointer (&spec), (GDestroyNotify) dyn_table_spec_free);
+  }
 }
 
 static void
@@ -463,6 +482,37 @@ updated_cb (GObject      *source,
                         t->job, waited_cb, call_new (self, call->table, call->what));
 }
 
+typedef struct {
+  char     *table;
+  char     *operation;
+  JsonNode *params;
+  char     *title;
+} TableWrite;
+
+static void
+table_write_free (TableWrite *w)
+{
+  g_free (w->table);
+  g_free (w->operation);
+  json_node_unref (w->params);
+  g_free (w->title);
+  g_free (w);
+}
+
+static void
+update_table_now (DynWindow *self,
+                  gpointer   data)
+{
+  TableWrite *w = data;
+
+  if (self->client == NULL || self->table_admin->job != NULL)
+    return;
+  job_start (self, w->title);
+  dyn_client_call_async (self->client, w->operation, w->params, self->table_admin->job, updated_cb,
+                         call_new (self, w->table, w->title));
+}
+
+/* A change of the table itself (UpdateTable, an index …): asked first on a production connection. */
 static void
 update_table (DynWindow  *self,
               const char *operation,
@@ -470,10 +520,15 @@ update_table (DynWindow  *self,
               const char *title)
 {
   const DynTableInfo *info = dyn_table_details_get_info (self->table_details);
+  TableWrite *w = g_new0 (TableWrite, 1);
+  g_autoptr(DynWriteSummary) summary = dyn_write_summary_new (title);
 
-  job_start (self, title);
-  dyn_client_call_async (self->client, operation, params, self->table_admin->job, updated_cb,
-                         call_new (self, info->name, title));
+  dyn_write_summary_add (summary, info->name, title, NULL, NULL, 0);
+  w->table = g_strdup (info->name);
+  w->operation = g_strdup (operation);
+  w->params = json_node_ref (params);
+  w->title = g_strdup (title);
+  _dyn_window_guard_write (self, summary, update_table_now, w, (GDestroyNotify) table_write_free);
 }
 
 /* Add Index: the GSI row of the Create Table dialog in a small window. */
@@ -650,6 +705,19 @@ ttl_cb (GObject      *source,
 }
 
 static void
+set_ttl_now (DynWindow *self,
+             gpointer   data)
+{
+  TableWrite *w = data;
+
+  if (self->client == NULL)
+    return;
+  _dyn_window_set_busy (self, TRUE);
+  dyn_client_call_async (self->client, "UpdateTimeToLive", w->params, self->cancellable, ttl_cb,
+                         call_new (self, w->table, w->title));
+}
+
+static void
 set_ttl (DynWindow  *self,
          const char *attribute)
 {
@@ -667,9 +735,16 @@ set_ttl (DynWindow  *self,
       return;
     }
   done = attribute ? g_strdup_printf (_("Time to live on %s enabled"), attribute) : g_strdup (_("Time to live disabled"));
-  _dyn_window_set_busy (self, TRUE);
-  dyn_client_call_async (self->client, "UpdateTimeToLive", params, self->cancellable, ttl_cb,
-                         call_new (self, info->name, done));
+  {
+    TableWrite *w = g_new0 (TableWrite, 1);
+    g_autoptr(DynWriteSummary) summary = dyn_write_summary_new (done);
+
+    dyn_write_summary_add (summary, info->name, done, NULL, NULL, 0);
+    w->table = g_strdup (info->name);
+    w->params = json_node_ref (params);
+    w->title = g_steal_pointer (&done);
+    _dyn_window_guard_write (self, summary, set_ttl_now, w, (GDestroyNotify) table_write_free);
+  }
 }
 
 static void
@@ -736,6 +811,24 @@ truncated_cb (GObject      *source,
     }
 }
 
+/* Truncates @table once the guardrail allowed it. */
+static void
+truncate_now (DynWindow *self,
+              gpointer   data)
+{
+  DynWindowTables *t = self->table_admin;
+  const DynTableInfo *info = dyn_table_details_get_info (self->table_details);
+  double max_wcu = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "dyn-truncate-rate"));
+  g_autofree char *title = NULL;
+
+  if (info == NULL || g_strcmp0 (info->name, data) != 0 || t->job != NULL || self->client == NULL)
+    return;
+  title = g_strdup_printf (_("Truncating %s"), info->name);
+  job_start (self, title);
+  dyn_transfer_truncate_async (self->client, info->name, info->keys, scan_segments (info), max_wcu, t->job,
+                               job_progress_cb, self, truncated_cb, call_new (self, info->name, NULL));
+}
+
 static void
 truncate_response_cb (AdwMessageDialog *dialog,
                       const char       *response,
@@ -749,10 +842,16 @@ truncate_response_cb (AdwMessageDialog *dialog,
   t->rate = NULL;
   if (g_strcmp0 (response, "truncate") != 0 || info == NULL || t->job != NULL || self->client == NULL)
     return;
-  title = g_strdup_printf (_("Truncating %s"), info->name);
-  job_start (self, title);
-  dyn_transfer_truncate_async (self->client, info->name, info->keys, scan_segments (info), max_wcu, t->job,
-                               job_progress_cb, self, truncated_cb, call_new (self, info->name, NULL));
+  {
+    g_autoptr(DynWriteSummary) summary = NULL;
+    double rcu = 0, wcu = 0;
+
+    dyn_transfer_estimate_truncate (MAX (info->item_count, 0), MAX (info->size_bytes, 0), &rcu, &wcu);
+    title = g_strdup_printf (_("Truncate %s"), info->name);
+    summary = dyn_write_summary_new_bulk (title, info->name, _("Delete every item"), MAX (info->item_count, 0), wcu);
+    g_object_set_data (G_OBJECT (self), "dyn-truncate-rate", GINT_TO_POINTER ((int) max_wcu));
+    _dyn_window_guard_write (self, summary, truncate_now, g_strdup (info->name), g_free);
+  }
 }
 
 static void
@@ -848,6 +947,22 @@ confirm_changed_cb (GtkEditable      *entry,
   adw_message_dialog_set_response_enabled (dialog, "delete", g_strcmp0 (gtk_editable_get_text (entry), table) == 0);
 }
 
+/* Deletes the table once the guardrail allowed it: @data is { table, the name typed }. */
+static void
+delete_table_now (DynWindow *self,
+                  gpointer   data)
+{
+  DynWindowTables *t = self->table_admin;
+  char **names = data;
+  g_autofree char *title = NULL;
+
+  if (t->job != NULL || self->client == NULL)
+    return;
+  title = g_strdup_printf (_("Deleting %s"), names[0]);
+  job_start (self, title);
+  dyn_table_delete_async (self->client, names[0], names[1], t->job, deleted_cb, call_new (self, names[0], NULL));
+}
+
 static void
 delete_response_cb (AdwMessageDialog *dialog,
                     const char       *response,
@@ -861,9 +976,18 @@ delete_response_cb (AdwMessageDialog *dialog,
   t->confirm_entry = NULL;
   if (g_strcmp0 (response, "delete") != 0 || t->job != NULL || self->client == NULL)
     return;
-  title = g_strdup_printf (_("Deleting %s"), table);
-  job_start (self, title);
-  dyn_table_delete_async (self->client, table, typed, t->job, deleted_cb, call_new (self, table, NULL));
+  {
+    const DynTableInfo *info = dyn_table_details_get_info (self->table_details);
+    guint64 items = info != NULL && g_strcmp0 (info->name, table) == 0 ? MAX (info->item_count, 0) : 0;
+    g_autoptr(DynWriteSummary) summary = NULL;
+    char **names = g_new0 (char *, 3);
+
+    title = g_strdup_printf (_("Delete table %s"), table);
+    summary = dyn_write_summary_new_bulk (title, table, _("Delete the table with its items and indexes"), items, 0);
+    names[0] = g_strdup (table);
+    names[1] = g_steal_pointer (&typed);
+    _dyn_window_guard_write (self, summary, delete_table_now, names, (GDestroyNotify) g_strfreev);
+  }
 }
 
 static void

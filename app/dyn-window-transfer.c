@@ -21,7 +21,7 @@ void
 _dyn_window_transfer_update_actions (DynWindow *self)
 {
   gboolean have_table = self->keys != NULL && self->client != NULL && !self->gone;
-  gboolean read_only = self->connection != NULL && dyn_connection_get_read_only (self->connection);
+  gboolean read_only = _dyn_window_is_read_only (self);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", have_table);
   /* A new table can be made without one open; a read-only connection writes nothing. */
@@ -114,7 +114,7 @@ import_action (GtkWidget  *widget,
 
   if (self->client == NULL)
     return;
-  if (self->connection != NULL && dyn_connection_get_read_only (self->connection))
+  if (_dyn_window_is_read_only (self))
     {
       _dyn_window_refuse_read_only (self);
       return;
@@ -125,6 +125,7 @@ import_action (GtkWidget  *widget,
       return;
     }
   dialog = dyn_transfer_import_dialog_new (GTK_WINDOW (self), self->client, self->gone ? NULL : self->keys);
+  dyn_transfer_import_dialog_set_guardrail (dialog, _dyn_window_get_guardrail (self));
   g_signal_connect_object (dialog, "finished", G_CALLBACK (import_finished_cb), self, 0);
   set_dialog (self, GTK_WIDGET (dialog));
   gtk_window_present (GTK_WINDOW (dialog));

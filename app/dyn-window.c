@@ -130,9 +130,14 @@ _dyn_window_show_error (DynWindow    *self,
 void
 _dyn_window_refuse_read_only (DynWindow *self)
 {
-  g_autofree char *text = g_strdup_printf (_("%s is opened read-only: nothing can be changed or written"),
-                                           self->table ? self->table : dyn_connection_get_name (self->connection));
+  g_autofree char *text = NULL;
 
+  if (self->guardrails != NULL && dyn_guardrail_get_locked (_dyn_window_get_guardrail (self)))
+    text = g_strdup_printf (_("%s is a production connection: writes are locked — use “Unlock Writes” in the header first"),
+                            dyn_connection_get_name (self->connection));
+  else
+    text = g_strdup_printf (_("%s is opened read-only: nothing can be changed or written"),
+                            self->table ? self->table : dyn_connection_get_name (self->connection));
   _dyn_window_show_message (self, text);
 }
 
@@ -241,7 +246,7 @@ _dyn_window_update_edit_actions (DynWindow *self)
   gboolean selected = session && dyn_item_grid_get_selected_item (self->grid) != NULL;
   gboolean busy = session && dyn_edit_session_get_busy (self->session);
   guint n = session ? dyn_edit_session_get_n_changes (self->session) : 0;
-  gboolean read_only = self->connection != NULL && dyn_connection_get_read_only (self->connection);
+  gboolean read_only = _dyn_window_is_read_only (self);
 
   const char *page = self->view_stack ? gtk_stack_get_visible_child_name (self->view_stack) : NULL;
   gboolean table_page = page == NULL || g_str_equal (page, "items") || g_str_equal (page, "details");
@@ -276,8 +281,14 @@ static void
 update_empty_page (DynWindow *self)
 {
   gboolean connected = self->connection != NULL;
+  const char *hint = _dyn_window_guardrails_get_empty_hint (self);
 
-  if (connected)
+  if (connected && hint != NULL)
+    {
+      adw_status_page_set_title (self->empty_page, _("No Tables"));
+      adw_status_page_set_description (self->empty_page, hint);
+    }
+  else if (connected)
     {
       adw_status_page_set_title (self->empty_page, _("No Table Open"));
       adw_status_page_set_description (self->empty_page, _("Choose a table in the sidebar."));
@@ -301,6 +312,7 @@ _dyn_window_update_actions (DynWindow *self)
                   dyn_connection_get_kind (self->connection) == DYN_CONNECTION_KIND_USER &&
                   dyn_connection_store_lookup (self->store, dyn_connection_get_id (self->connection)) != NULL;
 
+  _dyn_window_guardrails_sync (self);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.scan", have_table);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.refresh", have_table);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.query", have_table);
@@ -429,6 +441,7 @@ dyn_window_dispose (GObject *object)
   _dyn_window_design_dispose (self);
   _dyn_window_transfer_dispose (self);
   _dyn_window_tables_dispose (self);
+  _dyn_window_guardrails_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYN_TYPE_WINDOW);
 
   G_OBJECT_CLASS (dyn_window_parent_class)->dispose (object);
@@ -601,6 +614,7 @@ dyn_window_class_init (DynWindowClass *klass)
   _dyn_window_class_design_init (widget_class);
   _dyn_window_class_transfer_init (widget_class);
   _dyn_window_class_tables_init (widget_class);
+  _dyn_window_class_guardrails_init (widget_class);
 }
 
 static void
@@ -651,6 +665,7 @@ dyn_window_init (DynWindow *self)
   _dyn_window_partiql_init (self);
   _dyn_window_design_init (self);
   _dyn_window_tables_init (self);
+  _dyn_window_guardrails_init (self);
   update_page_size_button (self);
   self->age_id = g_timeout_add_seconds (30, age_tick_cb, self);
   gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);

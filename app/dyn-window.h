@@ -125,4 +125,11 @@ gboolean              dyn_window_export_design_file (DynWindow      *self,
  * win.import show), or NULL. */
 GtkWindow            *dyn_window_get_transfer_dialog (DynWindow *self);
 
+/* The write lock of the open connection (dyn-window-guardrails.c): production
+ * connections are read-only until unlocked; tests shorten the unlock with
+ * dyn_guardrail_set_unlock_seconds(). The confirmation shown now before a
+ * write (an AdwMessageDialog from dyn_write_confirm_dialog_new()), or NULL. */
+DynGuardrail         *dyn_window_get_guardrail       (DynWindow *self);
+GtkWidget            *dyn_window_get_write_confirm_dialog (DynWindow *self);
+
 G_END_DECLS

@@ -15,6 +15,8 @@
 #include "dyn-connect.h"
 #include "dyn-expression-json.h"
 #include "dyn-client.h"
+#include "dyn-connection.h"
+#include "dyn-signin.h"
 #include "dyn-json.h"
 #include "dyn-pager.h"
 #include "dyn-partiql.h"
@@ -571,6 +573,37 @@ describe_keys (Options       *o,
   return TRUE;
 }
 
+/* An empty list from DynamoDB Local: say why (one database per access key
+ * and region), naming the access key the profile resolves to. */
+static void
+print_no_tables_hint (Options   *o,
+                      DynClient *client)
+{
+  DynResolveOptions options = { 0 };
+  g_autoptr(DynProfile) profile = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(DynCredentials) credentials = NULL;
+  g_autofree char *probe = NULL;
+  g_autofree char *hint = NULL;
+
+  if ((probe = dyn_local_no_tables_hint (dyn_client_get_endpoint (client), NULL, NULL)) == NULL)
+    return;
+  options.profile = o->profile;
+  options.region = o->region;
+  options.endpoint_url = o->endpoint;
+  if ((profile = dyn_sign_in_resolve (NULL, &options, NULL, NULL)) != NULL)
+    {
+      DynCredentialsProvider *provider = dyn_profile_get_credentials_provider (profile);
+
+      dyn_credentials_provider_get_async (provider, NULL, store_result_cb, &result);
+      credentials = dyn_credentials_provider_get_finish (provider, wait_for (&result), NULL);
+    }
+  hint = dyn_local_no_tables_hint (dyn_client_get_endpoint (client),
+                                   credentials != NULL ? credentials->access_key_id : NULL,
+                                   dyn_client_get_region (client));
+  fprintf (stderr, "%s\n", hint);
+}
+
 static gboolean
 cmd_tables (Options    *o,
             DynClient  *client,
@@ -585,6 +618,8 @@ cmd_tables (Options    *o,
     return FALSE;
   for (guint i = 0; names[i]; i++)
     puts (names[i]);
+  if (names[0] == NULL)
+    print_no_tables_hint (o, client);
   return TRUE;
 }
 

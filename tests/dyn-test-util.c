@@ -44,9 +44,9 @@ struct _DynTestServer
 
 static gboolean isolated;
 static int isolation_errno;
-static DynTestServer *singletons[2];
-static char *singleton_errors[2];
-static gboolean singleton_tried[2];
+static DynTestServer *singletons[3];
+static char *singleton_errors[3];
+static gboolean singleton_tried[3];
 static gboolean atexit_registered;
 
 /* Network isolation --------------------------------------------------------- */
@@ -162,6 +162,8 @@ dyn_test_is_isolated (void)
 const char *
 dyn_test_server_kind_name (DynTestServerKind kind)
 {
+  if (kind == DYN_TEST_DYNAMODB_LOCAL_PER_KEY)
+    return "DynamoDB Local (without -sharedDb)";
   return kind == DYN_TEST_DYNAMODB_LOCAL ? "DynamoDB Local" : "dynalite";
 }
 
@@ -344,7 +346,7 @@ dyn_test_server_start (DynTestServerKind   kind,
   server = g_new0 (DynTestServer, 1);
   server->kind = kind;
 
-  if (kind == DYN_TEST_DYNAMODB_LOCAL)
+  if (kind == DYN_TEST_DYNAMODB_LOCAL || kind == DYN_TEST_DYNAMODB_LOCAL_PER_KEY)
     {
       g_autofree char *java = g_find_program_in_path ("java");
       g_autofree char *dir = NULL;
@@ -375,7 +377,8 @@ dyn_test_server_start (DynTestServerKind   kind,
       g_ptr_array_add (args, g_strdup ("-jar"));
       g_ptr_array_add (args, g_strdup_printf ("%s/DynamoDBLocal.jar", dir));
       g_ptr_array_add (args, g_strdup ("-inMemory"));
-      g_ptr_array_add (args, g_strdup ("-sharedDb"));
+      if (kind == DYN_TEST_DYNAMODB_LOCAL)
+        g_ptr_array_add (args, g_strdup ("-sharedDb"));
       g_ptr_array_add (args, g_strdup ("-disableTelemetry"));
       g_ptr_array_add (args, g_strdup ("-port"));
       g_ptr_array_add (args, g_strdup (port_text));

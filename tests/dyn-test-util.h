@@ -14,6 +14,8 @@ G_BEGIN_DECLS
 typedef enum {
   DYN_TEST_DYNAMODB_LOCAL,
   DYN_TEST_DYNALITE,
+  /* DynamoDB Local without -sharedDb: one database per access key and region. */
+  DYN_TEST_DYNAMODB_LOCAL_PER_KEY,
 } DynTestServerKind;
 
 typedef struct _DynTestServer DynTestServer;

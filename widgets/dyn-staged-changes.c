@@ -442,8 +442,13 @@ commit_cb (GObject      *source,
   g_autofree char *summary = NULL;
 
   commit_result = dyn_edit_session_commit_finish (DYN_EDIT_SESSION (source), result, &error);
+  /* Cancelled (the production confirmation's Cancel, or the window closing): nothing was sent. */
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
+    {
+      if (self->status_label != NULL)
+        set_status (self, _("Cancelled: nothing was written"), NULL);
+      return;
+    }
   if (commit_result == NULL)
     {
       set_status (self, error->message, "error");
@@ -493,7 +498,11 @@ undo_cb (GObject      *source,
 
   undo_result = dyn_edit_session_undo_finish (DYN_EDIT_SESSION (source), result, &error);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
+    {
+      if (self->status_label != NULL)
+        set_status (self, _("Cancelled: nothing was written"), NULL);
+      return;
+    }
   if (undo_result == NULL)
     set_status (self, error->message, "error");
   else if (dyn_commit_result_get_n_applied (undo_result) == dyn_commit_result_get_n_changes (undo_result))

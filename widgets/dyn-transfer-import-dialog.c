@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "dyn-guardrail.h"
 #include "dyn-table-admin.h"
 #include "dyn-transfer-import-dialog.h"
 
@@ -21,6 +22,7 @@ struct _DynTransferImportDialog
   AdwWindow               parent_instance;
 
   DynClient              *client;
+  DynGuardrail           *guardrail;   /* asked before anything is written, or NULL */
   DynTableKeys           *keys;         /* the window's table, or NULL */
   char                   *input;
   DynImportJob           *dry_job;      /* the last dry run */
@@ -590,11 +592,59 @@ start (DynTransferImportDialog *self,
 }
 
 static void
+approved_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(DynTransferImportDialog) self = user_data;
+  gboolean resume = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "dyn-resume"));
+  g_autoptr(GError) error = NULL;
+
+  if (dyn_guardrail_approve_finish (DYN_GUARDRAIL (source), result, &error))
+    start (self, resume);
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_error (self, error->message);
+}
+
+/* On a production connection the guardrail confirms the import first: the
+ * item count and the estimated WCU of the dry run. */
+static void
+guarded_start (DynTransferImportDialog *self,
+               gboolean                 resume)
+{
+  const DynImportSummary *summary = dry_summary (self);
+  g_autoptr(DynWriteSummary) write = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *base = NULL;
+
+  if (self->guardrail == NULL || !dyn_guardrail_get_production (self->guardrail) || summary == NULL)
+    {
+      start (self, resume);
+      return;
+    }
+  base = g_path_get_basename (dyn_transfer_import_dialog_get_input (self) ? dyn_transfer_import_dialog_get_input (self) : "");
+  /* Translators: "Import orders.json into Orders" */
+  title = g_strdup_printf (_("Import %s into %s"), base, dyn_transfer_import_dialog_get_table (self));
+  write = dyn_write_summary_new_bulk (title, dyn_transfer_import_dialog_get_table (self), _("Import"),
+                                      summary->items, summary->write_units_estimate);
+  g_object_set_data (G_OBJECT (self), "dyn-resume", GINT_TO_POINTER (resume));
+  dyn_guardrail_approve_async (self->guardrail, write, NULL, approved_cb, g_object_ref (self));
+}
+
+void
+dyn_transfer_import_dialog_set_guardrail (DynTransferImportDialog *self,
+                                          DynGuardrail            *guardrail)
+{
+  g_return_if_fail (DYN_IS_TRANSFER_IMPORT_DIALOG (self));
+  g_set_object (&self->guardrail, guardrail);
+}
+
+static void
 start_action (GtkWidget  *widget,
               const char *name,
               GVariant   *parameter)
 {
-  start (DYN_TRANSFER_IMPORT_DIALOG (widget), FALSE);
+  guarded_start (DYN_TRANSFER_IMPORT_DIALOG (widget), FALSE);
 }
 
 static void
@@ -602,7 +652,7 @@ resume_action (GtkWidget  *widget,
                const char *name,
                GVariant   *parameter)
 {
-  start (DYN_TRANSFER_IMPORT_DIALOG (widget), TRUE);
+  guarded_start (DYN_TRANSFER_IMPORT_DIALOG (widget), TRUE);
 }
 
 static void
@@ -744,6 +794,7 @@ dyn_transfer_import_dialog_finalize (GObject *object)
 
   g_clear_pointer (&self->shown, g_ptr_array_unref);
   g_clear_object (&self->client);
+  g_clear_object (&self->guardrail);
   g_clear_pointer (&self->keys, dyn_table_keys_free);
   g_clear_object (&self->dry_job);
   g_clear_object (&self->job);

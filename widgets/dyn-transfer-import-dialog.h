@@ -5,6 +5,7 @@
 
 #include "dyn-client.h"
 #include "dyn-expr.h"
+#include "dyn-guardrail.h"
 #include "dyn-transfer-progress-bar.h"
 #include "dyn-transfer-source.h"
 
@@ -27,6 +28,10 @@ G_DECLARE_FINAL_TYPE (DynTransferImportDialog, dyn_transfer_import_dialog, DYN, 
 DynTransferImportDialog *dyn_transfer_import_dialog_new          (GtkWindow          *parent,
                                                                   DynClient          *client,
                                                                   const DynTableKeys *keys);
+/* The guardrail of the window's connection (NULL: none): on a production
+ * connection the import is confirmed first with its item count and estimated WCU. */
+void              dyn_transfer_import_dialog_set_guardrail (DynTransferImportDialog *self,
+                                                            DynGuardrail            *guardrail);
 /* What the file chooser sets; the format is detected and the dry run starts. */
 void              dyn_transfer_import_dialog_set_input    (DynTransferImportDialog *self,
                                                            const char              *path);
