@@ -11,6 +11,7 @@
 #include "dyn-connection.h"
 #include "dyn-error.h"
 #include "dyn-keyring.h"
+#include "dyn-signin.h"
 
 #define PROFILE_ID_PREFIX "profile:"
 
@@ -22,6 +23,12 @@
 #define KEY_ACCESS_KEY_ID "access-key-id"
 #define KEY_READ_ONLY     "read-only"
 #define KEY_LAST_TABLE    "last-table"
+#define KEY_SSO_START_URL  "sso-start-url"
+#define KEY_SSO_REGION     "sso-region"
+#define KEY_SSO_SESSION    "sso-session"
+#define KEY_SSO_ACCOUNT_ID "sso-account-id"
+#define KEY_SSO_ROLE_NAME  "sso-role-name"
+#define KEY_PRODUCTION     "production"
 
 /* DynConnection ---------------------------------------------------------------- */
 
@@ -37,7 +44,13 @@ struct _DynConnection
   char              *endpoint_url;
   char              *access_key_id;
   char              *last_table;
+  char              *sso_start_url;
+  char              *sso_region;
+  char              *sso_session;
+  char              *sso_account_id;
+  char              *sso_role_name;
   gboolean           read_only;
+  DynProductionMode  production_mode;
 };
 
 enum {
@@ -51,6 +64,12 @@ enum {
   PROP_ACCESS_KEY_ID,
   PROP_READ_ONLY,
   PROP_LAST_TABLE,
+  PROP_SSO_START_URL,
+  PROP_SSO_REGION,
+  PROP_SSO_SESSION,
+  PROP_SSO_ACCOUNT_ID,
+  PROP_SSO_ROLE_NAME,
+  PROP_PRODUCTION_MODE,
   N_PROPS
 };
 
@@ -71,6 +90,27 @@ dyn_connection_kind_get_type (void)
         { 0, NULL, NULL },
       };
       GType type = g_enum_register_static (g_intern_static_string ("DynConnectionKind"), values);
+
+      g_once_init_leave (&type_id, type);
+    }
+
+  return type_id;
+}
+
+GType
+dyn_production_mode_get_type (void)
+{
+  static gsize type_id = 0;
+
+  if (g_once_init_enter (&type_id))
+    {
+      static const GEnumValue values[] = {
+        { DYN_PRODUCTION_MODE_AUTO, "DYN_PRODUCTION_MODE_AUTO", "auto" },
+        { DYN_PRODUCTION_MODE_ON, "DYN_PRODUCTION_MODE_ON", "on" },
+        { DYN_PRODUCTION_MODE_OFF, "DYN_PRODUCTION_MODE_OFF", "off" },
+        { 0, NULL, NULL },
+      };
+      GType type = g_enum_register_static (g_intern_static_string ("DynProductionMode"), values);
 
       g_once_init_leave (&type_id, type);
     }
@@ -104,6 +144,11 @@ dyn_connection_finalize (GObject *object)
   g_free (self->endpoint_url);
   g_free (self->access_key_id);
   g_free (self->last_table);
+  g_free (self->sso_start_url);
+  g_free (self->sso_region);
+  g_free (self->sso_session);
+  g_free (self->sso_account_id);
+  g_free (self->sso_role_name);
 
   G_OBJECT_CLASS (dyn_connection_parent_class)->finalize (object);
 }
@@ -156,6 +201,24 @@ dyn_connection_get_property (GObject    *object,
     case PROP_LAST_TABLE:
       g_value_set_string (value, self->last_table);
       break;
+    case PROP_SSO_START_URL:
+      g_value_set_string (value, self->sso_start_url);
+      break;
+    case PROP_SSO_REGION:
+      g_value_set_string (value, self->sso_region);
+      break;
+    case PROP_SSO_SESSION:
+      g_value_set_string (value, self->sso_session);
+      break;
+    case PROP_SSO_ACCOUNT_ID:
+      g_value_set_string (value, self->sso_account_id);
+      break;
+    case PROP_SSO_ROLE_NAME:
+      g_value_set_string (value, self->sso_role_name);
+      break;
+    case PROP_PRODUCTION_MODE:
+      g_value_set_enum (value, self->production_mode);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -200,6 +263,24 @@ dyn_connection_set_property (GObject      *object,
     case PROP_LAST_TABLE:
       dyn_connection_set_last_table (self, g_value_get_string (value));
       break;
+    case PROP_SSO_START_URL:
+      dyn_connection_set_sso_start_url (self, g_value_get_string (value));
+      break;
+    case PROP_SSO_REGION:
+      dyn_connection_set_sso_region (self, g_value_get_string (value));
+      break;
+    case PROP_SSO_SESSION:
+      dyn_connection_set_sso_session (self, g_value_get_string (value));
+      break;
+    case PROP_SSO_ACCOUNT_ID:
+      dyn_connection_set_sso_account_id (self, g_value_get_string (value));
+      break;
+    case PROP_SSO_ROLE_NAME:
+      dyn_connection_set_sso_role_name (self, g_value_get_string (value));
+      break;
+    case PROP_PRODUCTION_MODE:
+      dyn_connection_set_production_mode (self, g_value_get_enum (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -229,6 +310,13 @@ dyn_connection_class_init (DynConnectionClass *klass)
   properties[PROP_ACCESS_KEY_ID] = g_param_spec_string ("access-key-id", NULL, NULL, NULL, flags);
   properties[PROP_READ_ONLY] = g_param_spec_boolean ("read-only", NULL, NULL, FALSE, flags);
   properties[PROP_LAST_TABLE] = g_param_spec_string ("last-table", NULL, NULL, NULL, flags);
+  properties[PROP_SSO_START_URL] = g_param_spec_string ("sso-start-url", NULL, NULL, NULL, flags);
+  properties[PROP_SSO_REGION] = g_param_spec_string ("sso-region", NULL, NULL, NULL, flags);
+  properties[PROP_SSO_SESSION] = g_param_spec_string ("sso-session", NULL, NULL, NULL, flags);
+  properties[PROP_SSO_ACCOUNT_ID] = g_param_spec_string ("sso-account-id", NULL, NULL, NULL, flags);
+  properties[PROP_SSO_ROLE_NAME] = g_param_spec_string ("sso-role-name", NULL, NULL, NULL, flags);
+  properties[PROP_PRODUCTION_MODE] =
+    g_param_spec_enum ("production-mode", NULL, NULL, DYN_TYPE_PRODUCTION_MODE, DYN_PRODUCTION_MODE_AUTO, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -301,6 +389,11 @@ DEFINE_STRING_PROPERTY (region, PROP_REGION)
 DEFINE_STRING_PROPERTY (endpoint_url, PROP_ENDPOINT_URL)
 DEFINE_STRING_PROPERTY (access_key_id, PROP_ACCESS_KEY_ID)
 DEFINE_STRING_PROPERTY (last_table, PROP_LAST_TABLE)
+DEFINE_STRING_PROPERTY (sso_start_url, PROP_SSO_START_URL)
+DEFINE_STRING_PROPERTY (sso_region, PROP_SSO_REGION)
+DEFINE_STRING_PROPERTY (sso_session, PROP_SSO_SESSION)
+DEFINE_STRING_PROPERTY (sso_account_id, PROP_SSO_ACCOUNT_ID)
+DEFINE_STRING_PROPERTY (sso_role_name, PROP_SSO_ROLE_NAME)
 
 gboolean
 dyn_connection_get_read_only (DynConnection *self)
@@ -320,6 +413,81 @@ dyn_connection_set_read_only (DynConnection *self,
     return;
   self->read_only = read_only;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READ_ONLY]);
+}
+
+DynProductionMode
+dyn_connection_get_production_mode (DynConnection *self)
+{
+  g_return_val_if_fail (DYN_IS_CONNECTION (self), DYN_PRODUCTION_MODE_AUTO);
+  return self->production_mode;
+}
+
+void
+dyn_connection_set_production_mode (DynConnection     *self,
+                                    DynProductionMode  mode)
+{
+  g_return_if_fail (DYN_IS_CONNECTION (self));
+  g_return_if_fail (mode >= DYN_PRODUCTION_MODE_AUTO && mode <= DYN_PRODUCTION_MODE_OFF);
+
+  if (self->production_mode == mode)
+    return;
+  self->production_mode = mode;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PRODUCTION_MODE]);
+}
+
+static gboolean
+matches_any (GPtrArray  *specs,
+             const char *text)
+{
+  g_autofree char *folded = NULL;
+
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  folded = g_utf8_casefold (text, -1);
+  for (guint i = 0; i < specs->len; i++)
+    if (g_pattern_spec_match_string (g_ptr_array_index (specs, i), folded))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+dyn_connection_is_production (DynConnection      *self,
+                              const char *const  *patterns,
+                              const char         *account_id)
+{
+  g_autoptr(GPtrArray) specs = NULL;
+
+  g_return_val_if_fail (DYN_IS_CONNECTION (self), FALSE);
+
+  switch (self->production_mode)
+    {
+    case DYN_PRODUCTION_MODE_ON:
+      return TRUE;
+    case DYN_PRODUCTION_MODE_OFF:
+      return FALSE;
+    case DYN_PRODUCTION_MODE_AUTO:
+    default:
+      break;
+    }
+
+  if (patterns == NULL)
+    return FALSE;
+
+  specs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_pattern_spec_free);
+  for (guint i = 0; patterns[i] != NULL; i++)
+    {
+      g_autofree char *folded = NULL;
+
+      if (*patterns[i] == '\0')
+        continue;
+      folded = g_utf8_casefold (patterns[i], -1);
+      g_ptr_array_add (specs, g_pattern_spec_new (folded));
+    }
+
+  return matches_any (specs, self->profile_name) ||
+         matches_any (specs, self->name) ||
+         matches_any (specs, account_id) ||
+         matches_any (specs, self->sso_account_id);
 }
 
 /* Creating a client ------------------------------------------------------------ */
@@ -343,6 +511,58 @@ create_client_credentials_cb (GObject      *source,
   g_task_return_pointer (task, g_object_ref (g_task_get_task_data (task)), g_object_unref);
 }
 
+/* An endpoint for IAM Identity Center's @service ("sso", "sso_oidc") as the
+ * SDKs find it: with the connection's profile its settings count, else only
+ * the environment (an empty set of files). */
+static char *
+dup_sso_endpoint (DynConnection   *self,
+                  DynSharedConfig *shared,
+                  const char      *service)
+{
+  g_autoptr(DynSharedConfig) empty = NULL;
+
+  if (self->profile_name != NULL && shared != NULL)
+    return dyn_shared_config_dup_service_endpoint (shared, self->profile_name, service, NULL);
+  if ((empty = dyn_shared_config_load_from_files (NULL, NULL, NULL)) == NULL)
+    return NULL;
+  return dyn_shared_config_dup_service_endpoint (empty, "default", service, NULL);
+}
+
+static DynCredentialsProvider *
+create_sso_provider (DynConnection    *self,
+                     DynSharedConfig  *shared,
+                     GError          **error)
+{
+  g_autoptr(DynSsoConfig) config = g_new0 (DynSsoConfig, 1);
+  const char *missing = NULL;
+
+  if (self->sso_region == NULL)
+    missing = "sso-region";
+  else if (self->sso_account_id == NULL)
+    missing = "sso-account-id";
+  else if (self->sso_role_name == NULL)
+    missing = "sso-role-name";
+  if (missing != NULL)
+    {
+      g_set_error (error, DYN_ERROR, DYN_ERROR_CREDENTIALS,
+                   /* Translators: the first %s is the connection's name, the second a setting ("sso-region") */
+                   _("The IAM Identity Center connection '%s' has no %s"),
+                   self->name != NULL ? self->name : self->id, missing);
+      return NULL;
+    }
+
+  config->profile = g_strdup (self->profile_name);
+  config->session_name = g_strdup (self->sso_session);
+  config->start_url = g_strdup (self->sso_start_url);
+  config->sso_region = g_strdup (self->sso_region);
+  config->account_id = g_strdup (self->sso_account_id);
+  config->role_name = g_strdup (self->sso_role_name);
+  config->portal_endpoint = dup_sso_endpoint (self, shared, "sso");
+  config->oidc_endpoint = dup_sso_endpoint (self, shared, "sso_oidc");
+
+  return dyn_sso_provider_new (config, NULL);
+}
+
 void
 dyn_connection_create_client_async (DynConnection       *self,
                                     DynSharedConfig     *shared,
@@ -352,6 +572,7 @@ dyn_connection_create_client_async (DynConnection       *self,
 {
   g_autoptr(GTask) task = NULL;
   g_autoptr(DynCredentialsProvider) keyring_provider = NULL;
+  g_autoptr(DynCredentialsProvider) sso_provider = NULL;
   g_autoptr(DynProfile) profile = NULL;
   g_autoptr(DynClient) client = NULL;
   DynResolveOptions options = { 0 };
@@ -368,7 +589,16 @@ dyn_connection_create_client_async (DynConnection       *self,
     {
       options.region = self->region;
       options.endpoint_url = self->endpoint_url;
-      if (self->access_key_id != NULL)
+      if (self->sso_start_url != NULL)
+        {
+          if ((sso_provider = create_sso_provider (self, shared, &error)) == NULL)
+            {
+              g_task_return_error (task, error);
+              return;
+            }
+          options.provider = sso_provider;
+        }
+      else if (self->access_key_id != NULL)
         {
           /* Translators: where the credentials came from; %s is the connection's name */
           g_autofree char *description = g_strdup_printf (_("the system keyring (connection '%s')"),
@@ -379,7 +609,9 @@ dyn_connection_create_client_async (DynConnection       *self,
         }
     }
 
-  profile = dyn_profile_resolve (shared, &options, &error);
+  /* dyn_sign_in_resolve(): roles, MFA, web identity and IAM Identity Center
+   * profiles work as with the AWS CLI v2; the default prompter asks. */
+  profile = dyn_sign_in_resolve (shared, &options, NULL, &error);
   if (profile == NULL)
     {
       g_task_return_error (task, error);
@@ -552,8 +784,20 @@ read_settings (DynConnection *connection,
 {
   g_autofree char *last_table = key_file_get_string (key_file, group, KEY_LAST_TABLE);
 
+  g_autofree char *production = key_file_get_string (key_file, group, KEY_PRODUCTION);
+  GEnumValue *mode = NULL;
+
   dyn_connection_set_read_only (connection, g_key_file_get_boolean (key_file, group, KEY_READ_ONLY, NULL));
   dyn_connection_set_last_table (connection, last_table);
+  if (production != NULL)
+    {
+      g_autoptr(GEnumClass) enum_class = g_type_class_ref (DYN_TYPE_PRODUCTION_MODE);
+
+      if ((mode = g_enum_get_value_by_nick (enum_class, production)) != NULL)
+        dyn_connection_set_production_mode (connection, mode->value);
+      else
+        g_debug ("connection [%s]: unknown production setting '%s'", group, production);
+    }
 }
 
 static DynConnection *
@@ -565,6 +809,11 @@ read_user_connection (GKeyFile   *key_file,
   g_autofree char *region = key_file_get_string (key_file, group, KEY_REGION);
   g_autofree char *endpoint_url = key_file_get_string (key_file, group, KEY_ENDPOINT_URL);
   g_autofree char *access_key_id = key_file_get_string (key_file, group, KEY_ACCESS_KEY_ID);
+  g_autofree char *sso_start_url = key_file_get_string (key_file, group, KEY_SSO_START_URL);
+  g_autofree char *sso_region = key_file_get_string (key_file, group, KEY_SSO_REGION);
+  g_autofree char *sso_session = key_file_get_string (key_file, group, KEY_SSO_SESSION);
+  g_autofree char *sso_account_id = key_file_get_string (key_file, group, KEY_SSO_ACCOUNT_ID);
+  g_autofree char *sso_role_name = key_file_get_string (key_file, group, KEY_SSO_ROLE_NAME);
   DynConnection *connection;
 
   if (name == NULL || g_str_has_prefix (group, PROFILE_ID_PREFIX))
@@ -581,6 +830,11 @@ read_user_connection (GKeyFile   *key_file,
                              "region", region,
                              "endpoint-url", endpoint_url,
                              "access-key-id", access_key_id,
+                             "sso-start-url", sso_start_url,
+                             "sso-region", sso_region,
+                             "sso-session", sso_session,
+                             "sso-account-id", sso_account_id,
+                             "sso-role-name", sso_role_name,
                              NULL);
   read_settings (connection, key_file, group);
 
@@ -701,7 +955,8 @@ dyn_connection_store_save (DynConnectionStore  *self,
 
       if (connection->kind == DYN_CONNECTION_KIND_PROFILE)
         {
-          if (!connection->read_only && connection->last_table == NULL)
+          if (!connection->read_only && connection->last_table == NULL &&
+              connection->production_mode == DYN_PRODUCTION_MODE_AUTO)
             continue;
           g_key_file_set_string (key_file, group, KEY_KIND, "profile");
         }
@@ -713,8 +968,20 @@ dyn_connection_store_save (DynConnectionStore  *self,
           set_optional (key_file, group, KEY_REGION, connection->region);
           set_optional (key_file, group, KEY_ENDPOINT_URL, connection->endpoint_url);
           set_optional (key_file, group, KEY_ACCESS_KEY_ID, connection->access_key_id);
+          set_optional (key_file, group, KEY_SSO_START_URL, connection->sso_start_url);
+          set_optional (key_file, group, KEY_SSO_REGION, connection->sso_region);
+          set_optional (key_file, group, KEY_SSO_SESSION, connection->sso_session);
+          set_optional (key_file, group, KEY_SSO_ACCOUNT_ID, connection->sso_account_id);
+          set_optional (key_file, group, KEY_SSO_ROLE_NAME, connection->sso_role_name);
         }
       g_key_file_set_boolean (key_file, group, KEY_READ_ONLY, connection->read_only);
+      if (connection->production_mode != DYN_PRODUCTION_MODE_AUTO)
+        {
+          g_autoptr(GEnumClass) enum_class = g_type_class_ref (DYN_TYPE_PRODUCTION_MODE);
+
+          g_key_file_set_string (key_file, group, KEY_PRODUCTION,
+                                 g_enum_get_value (enum_class, connection->production_mode)->value_nick);
+        }
       set_optional (key_file, group, KEY_LAST_TABLE, connection->last_table);
     }
 

@@ -23,6 +23,25 @@ typedef enum {
 #define DYN_TYPE_CONNECTION_KIND (dyn_connection_kind_get_type ())
 GType dyn_connection_kind_get_type (void) G_GNUC_CONST;
 
+/**
+ * DynProductionMode:
+ * @DYN_PRODUCTION_MODE_AUTO: production when the profile name, the connection
+ *   name or the account matches one of the user's patterns
+ * @DYN_PRODUCTION_MODE_ON: always production
+ * @DYN_PRODUCTION_MODE_OFF: never production
+ *
+ * Whether a connection is treated as production (read-only by default, every
+ * write confirmed; see #DynGuardrail).
+ */
+typedef enum {
+  DYN_PRODUCTION_MODE_AUTO,
+  DYN_PRODUCTION_MODE_ON,
+  DYN_PRODUCTION_MODE_OFF,
+} DynProductionMode;
+
+#define DYN_TYPE_PRODUCTION_MODE (dyn_production_mode_get_type ())
+GType dyn_production_mode_get_type (void) G_GNUC_CONST;
+
 #define DYN_TYPE_CONNECTION (dyn_connection_get_type ())
 
 /**
@@ -67,14 +86,58 @@ const char        *dyn_connection_get_last_table     (DynConnection *self);
 void               dyn_connection_set_last_table     (DynConnection *self,
                                                       const char    *last_table);
 
+/* IAM Identity Center (user-added connections): with a start URL set, the
+ * credentials are the role credentials of sso-account-id / sso-role-name
+ * (dyn_sso_provider_new()), signed in at sso-start-url in sso-region; the
+ * token cache is named after sso-session when set (an `[sso-session]`-style
+ * login), else after the start URL (legacy). None of these is a secret. */
+const char        *dyn_connection_get_sso_start_url  (DynConnection *self);
+void               dyn_connection_set_sso_start_url  (DynConnection *self,
+                                                      const char    *sso_start_url);
+const char        *dyn_connection_get_sso_region     (DynConnection *self);
+void               dyn_connection_set_sso_region     (DynConnection *self,
+                                                      const char    *sso_region);
+/* (nullable) */
+const char        *dyn_connection_get_sso_session    (DynConnection *self);
+void               dyn_connection_set_sso_session    (DynConnection *self,
+                                                      const char    *sso_session);
+const char        *dyn_connection_get_sso_account_id (DynConnection *self);
+void               dyn_connection_set_sso_account_id (DynConnection *self,
+                                                      const char    *sso_account_id);
+const char        *dyn_connection_get_sso_role_name  (DynConnection *self);
+void               dyn_connection_set_sso_role_name  (DynConnection *self,
+                                                      const char    *sso_role_name);
+
+/* The production setting ("production-mode"; default automatic). */
+DynProductionMode  dyn_connection_get_production_mode (DynConnection     *self);
+void               dyn_connection_set_production_mode (DynConnection     *self,
+                                                       DynProductionMode  mode);
+/**
+ * dyn_connection_is_production:
+ * @patterns: (nullable) (array zero-terminated=1): glob patterns ("*prod*"),
+ *   the `production-patterns` setting
+ * @account_id: (nullable): the account the credentials belong to, when known
+ *   (GetCallerIdentity); the sso-account-id counts too
+ *
+ * Whether the connection is production: always or never as its mode says; in
+ * automatic mode when its profile name, its name or the account matches one
+ * of @patterns (#GPatternSpec, case-insensitive).
+ */
+gboolean           dyn_connection_is_production       (DynConnection      *self,
+                                                       const char *const  *patterns,
+                                                       const char         *account_id);
+
 /**
  * dyn_connection_create_client_async:
  * @shared: (nullable): the shared config files, %NULL to read them now
  *
  * Builds a #DynClient for the connection. Profile connections resolve through
- * dyn_profile_resolve() like the AWS CLI with --profile; user-added ones use
- * their region and endpoint, and with an access key id take the secret from
- * the keyring (dyn_keyring_provider_new()). The credentials are fetched once
+ * dyn_sign_in_resolve() like the AWS CLI with --profile (roles, MFA, IAM
+ * Identity Center; the default prompter asks); user-added ones use their
+ * region and endpoint, with an access key id take the secret from the keyring
+ * (dyn_keyring_provider_new()), with an sso-start-url the role credentials of
+ * IAM Identity Center (dyn_sso_provider_new(); AWS_ENDPOINT_URL_SSO /
+ * _SSO_OIDC and the profile's services section redirect it). The credentials are fetched once
  * before the client is returned, so a locked keyring or a missing profile
  * fails here. A read-only connection gives a read-only client.
  */
@@ -97,7 +160,7 @@ DynClient         *dyn_connection_create_client_finish (DynConnection  *self,
  * connections are saved to a key file (default
  * `$XDG_CONFIG_HOME/dynoscope/connections.ini`) without any secret; their
  * secrets go to the keyring. For profile connections only Dynoscope's own
- * settings (read-only, last table) are saved there; ~/.aws is never written.
+ * settings (read-only, production mode, last table) are saved there; ~/.aws is never written.
  */
 G_DECLARE_FINAL_TYPE (DynConnectionStore, dyn_connection_store, DYN, CONNECTION_STORE, GObject)
 

@@ -7,6 +7,7 @@
 
 #include "dyn-edit-session.h"
 #include "dyn-error.h"
+#include "dyn-guardrail.h"
 #include "dyn-value-format.h"
 
 typedef struct {
@@ -24,6 +25,7 @@ struct _DynEditSession
   GObject             parent_instance;
 
   DynClient          *client;
+  DynGuardrail       *guardrail;   /* asked before every commit, or NULL */
   DynCollectionModel *model;
   char               *table;
   DynKeySchema        keys;
@@ -302,6 +304,7 @@ dyn_edit_session_dispose (GObject *object)
   DynEditSession *self = (DynEditSession *) object;
 
   g_clear_object (&self->client);
+  g_clear_object (&self->guardrail);
   g_clear_object (&self->model);
   G_OBJECT_CLASS (dyn_edit_session_parent_class)->dispose (object);
 }
@@ -1754,6 +1757,72 @@ commit_cb (GObject      *source,
   g_task_return_pointer (task, g_steal_pointer (&commit), (GDestroyNotify) dyn_commit_result_unref);
 }
 
+/* The guardrail's answer: commit the set now, or end the task (nothing was sent). */
+static void
+approved_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  DynEditSession *self = g_task_get_source_object (task);
+  CommitData *data = g_task_get_task_data (task);
+  GAsyncReadyCallback next = g_object_get_data (G_OBJECT (task), "dyn-commit-cb");
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  if (!dyn_guardrail_approve_finish (DYN_GUARDRAIL (source), result, &error))
+    {
+      set_busy (self, FALSE);
+      g_task_return_error (task, error);
+      return;
+    }
+  cancellable = g_task_get_cancellable (task);
+  dyn_change_set_commit_async (data->set, self->client, cancellable, next, g_steal_pointer (&task));
+}
+
+/* With a guardrail: asks it about the task's set (a production connection
+ * confirms each write first) and commits on yes; returns FALSE when there is
+ * no guardrail to ask. */
+static gboolean
+approve_then (DynEditSession      *self,
+              GTask               *task,
+              GCancellable        *cancellable,
+              GAsyncReadyCallback  next)
+{
+  CommitData *data = g_task_get_task_data (task);
+  g_autoptr(DynWriteSummary) summary = NULL;
+  GError *error = NULL;
+
+  if (self->guardrail == NULL)
+    return FALSE;
+  if ((summary = dyn_write_summary_new_for_change_set (data->set, NULL, &error)) == NULL)
+    {
+      set_busy (self, FALSE);
+      g_task_return_error (task, error);
+      return TRUE;
+    }
+  g_object_set_data (G_OBJECT (task), "dyn-commit-cb", next);
+  dyn_guardrail_approve_async (self->guardrail, summary, cancellable, approved_cb, g_object_ref (task));
+  return TRUE;
+}
+
+void
+dyn_edit_session_set_guardrail (DynEditSession *self,
+                                DynGuardrail   *guardrail)
+{
+  g_return_if_fail (DYN_IS_EDIT_SESSION (self));
+  g_return_if_fail (guardrail == NULL || DYN_IS_GUARDRAIL (guardrail));
+
+  g_set_object (&self->guardrail, guardrail);
+}
+
+DynGuardrail *
+dyn_edit_session_get_guardrail (DynEditSession *self)
+{
+  g_return_val_if_fail (DYN_IS_EDIT_SESSION (self), NULL);
+  return self->guardrail;
+}
+
 void
 dyn_edit_session_commit_async (DynEditSession      *self,
                                GCancellable        *cancellable,
@@ -1784,7 +1853,8 @@ dyn_edit_session_commit_async (DynEditSession      *self,
     }
 
   set_busy (self, TRUE);
-  dyn_change_set_commit_async (data->set, self->client, cancellable, commit_cb, g_steal_pointer (&task));
+  if (!approve_then (self, task, cancellable, commit_cb))
+    dyn_change_set_commit_async (data->set, self->client, cancellable, commit_cb, g_steal_pointer (&task));
 }
 
 DynCommitResult *
@@ -1901,7 +1971,8 @@ dyn_edit_session_undo_async (DynEditSession      *self,
     }
 
   set_busy (self, TRUE);
-  dyn_change_set_commit_async (data->set, self->client, cancellable, undo_cb, g_steal_pointer (&task));
+  if (!approve_then (self, task, cancellable, undo_cb))
+    dyn_change_set_commit_async (data->set, self->client, cancellable, undo_cb, g_steal_pointer (&task));
 }
 
 DynCommitResult *

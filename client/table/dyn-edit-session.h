@@ -7,6 +7,7 @@
 #include "dyn-client.h"
 #include "dyn-collections.h"
 #include "dyn-diff.h"
+#include "dyn-guardrail.h"
 
 G_BEGIN_DECLS
 
@@ -196,6 +197,14 @@ gboolean            dyn_edit_session_resolve_conflict    (DynEditSession     *se
                                                           GError            **error);
 void                dyn_edit_session_keep_server         (DynEditSession     *self,
                                                           guint               index);
+
+/* The guardrail asked before every commit and undo (dyn_guardrail_approve_async()
+ * with the summary of the set about to be sent): a production connection
+ * refuses while locked and confirms each write while unlocked; nothing is
+ * sent on a refusal or Cancel (G_IO_ERROR_CANCELLED). NULL (default): none. */
+void                dyn_edit_session_set_guardrail       (DynEditSession     *self,
+                                                          DynGuardrail       *guardrail);
+DynGuardrail       *dyn_edit_session_get_guardrail       (DynEditSession     *self);
 
 /* Commits every staged change. Applied changes leave the list and their rows
  * show the written items; conflicts and failures stay. Fails (without
