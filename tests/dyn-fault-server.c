@@ -50,6 +50,8 @@ struct _DynFaultServer
   guint         injected[DYN_PROXY_N_FAULTS];
   guint         forwarded;
   guint         page_limit;
+  GPtrArray    *expired_keys;   /* (element-type utf8) access key ids */
+  guint         expired;
 };
 
 typedef struct
@@ -508,6 +510,7 @@ fault_server_start (const char *upstream_url)
   self->cancellable = g_cancellable_new ();
   self->rules = g_ptr_array_new_with_free_func (proxy_rule_free);
   self->rand = g_rand_new_with_seed (1);
+  self->expired_keys = g_ptr_array_new_with_free_func (g_free);
   if (upstream_url != NULL)
     {
       g_autoptr(GUri) uri = g_uri_parse (upstream_url, G_URI_FLAGS_NONE, &error);
@@ -569,6 +572,7 @@ dyn_fault_server_free (DynFaultServer *self)
   g_ptr_array_unref (self->retired);
   g_clear_pointer (&self->rules, g_ptr_array_unref);
   g_clear_pointer (&self->rand, g_rand_free);
+  g_clear_pointer (&self->expired_keys, g_ptr_array_unref);
   g_free (self->upstream_host);
   g_free (self->url);
   g_cond_clear (&self->cond);
@@ -879,6 +883,55 @@ dyn_fault_server_proxy_get_forwarded (DynFaultServer *self)
   n = self->forwarded;
   g_mutex_unlock (&self->mutex);
   return n;
+}
+
+void
+dyn_fault_server_expire_access_key (DynFaultServer *self,
+                                    const char     *access_key_id)
+{
+  g_return_if_fail (access_key_id != NULL && *access_key_id != '\0');
+  g_mutex_lock (&self->mutex);
+  g_ptr_array_add (self->expired_keys, g_strdup (access_key_id));
+  g_mutex_unlock (&self->mutex);
+}
+
+guint
+dyn_fault_server_proxy_get_expired (DynFaultServer *self)
+{
+  guint n;
+
+  g_mutex_lock (&self->mutex);
+  n = self->expired;
+  g_mutex_unlock (&self->mutex);
+  return n;
+}
+
+/* Whether @r is signed with an expired access key id (counted when it is).
+ * "AWS4-HMAC-SHA256 Credential=AKID/20261202/us-east-1/dynamodb/aws4_request, …" */
+static gboolean
+signed_with_expired_key (DynFaultServer  *self,
+                         DynFaultRequest *r)
+{
+  const char *authorization = g_hash_table_lookup (r->headers, "authorization");
+  const char *credential, *end;
+  g_autofree char *key = NULL;
+  gboolean expired = FALSE;
+
+  if (authorization == NULL || (credential = strstr (authorization, "Credential=")) == NULL)
+    return FALSE;
+  credential += strlen ("Credential=");
+  end = strchr (credential, '/');
+  if (end == NULL)
+    return FALSE;
+  key = g_strndup (credential, end - credential);
+
+  g_mutex_lock (&self->mutex);
+  for (guint i = 0; i < self->expired_keys->len && !expired; i++)
+    expired = g_str_equal (self->expired_keys->pdata[i], key);
+  if (expired)
+    self->expired++;
+  g_mutex_unlock (&self->mutex);
+  return expired;
 }
 
 static void
@@ -1463,7 +1516,13 @@ proxy_handle (Connection      *c,
   g_autofree char *content_type = NULL;
   guint delay_ms = 0;
   guint status = 0;
-  DynProxyFault fault = pick_fault (self, operation, &delay_ms);
+  DynProxyFault fault;
+
+  if (signed_with_expired_key (self, r))
+    return answer_error (c, serial, 400, "com.amazon.coral.service#ExpiredTokenException",
+                         "The security token included in the request is expired");
+
+  fault = pick_fault (self, operation, &delay_ms);
 
   if (delay_ms > 0 && !wait_ms (self, delay_ms))
     return FALSE;

@@ -234,6 +234,18 @@ guint                  dyn_fault_server_proxy_get_injected  (DynFaultServer     
                                                              DynProxyFault           fault);
 /* Requests forwarded to the upstream (RESET_AFTER and PARTIAL_BATCH ones included). */
 guint                  dyn_fault_server_proxy_get_forwarded (DynFaultServer         *self);
+/*
+ * Every later request signed with @access_key_id (the Credential= of its
+ * Authorization header) is answered as DynamoDB answers a request signed with
+ * expired credentials: 400 {"__type":"com.amazon.coral.service#ExpiredTokenException",
+ * "message":"The security token included in the request is expired"}; not
+ * forwarded, checked before the rules (which do not see it). Several keys may
+ * be expired; dyn_fault_server_proxy_clear_rules() does not forget them.
+ */
+void                   dyn_fault_server_expire_access_key   (DynFaultServer         *self,
+                                                             const char             *access_key_id);
+/* Requests answered with ExpiredTokenException so far. */
+guint                  dyn_fault_server_proxy_get_expired   (DynFaultServer         *self);
 /* "THROTTLE", "RESET_AFTER" … */
 const char            *dyn_proxy_fault_to_string            (DynProxyFault           fault);
 
