@@ -30,6 +30,15 @@ struct _DynClient
   guint                   base_delay_ms;
   guint                   throttle_base_ms;
   gboolean                read_only;
+
+  /* Sign-in again (dyn_client_set_reauth_handler) */
+  struct _ReauthHandler  *reauth;             /* (nullable) */
+  GQueue                  waiting;            /* GTask* (owned) waiting for the sign-in */
+  gboolean                reauth_pending;     /* the handler was called and has not finished */
+  guint                   generation;         /* sign-ins finished so far */
+  GError                 *sign_in_error;      /* why the last one failed; NULL when it worked */
+  guint                   invalidations;      /* times the provider was invalidated */
+  GCancellable           *reauth_cancellable; /* cancelled when the client goes */
 };
 
 G_DEFINE_FINAL_TYPE (DynClient, dyn_client, G_TYPE_OBJECT)
@@ -241,8 +250,11 @@ typedef struct
 {
   char        *operation;
   GBytes      *body;
+  gboolean     is_read;
   guint        attempt;
   gboolean     refreshed;
+  guint        generation;   /* the client's finished sign-ins when it was signed */
+  guint        invalidations; /* and the provider's invalidations */
   GError      *last_error;
   GSource     *delay;
   GSource     *cancel_source;
@@ -268,6 +280,260 @@ call_free (Call *call)
 }
 
 static void attempt (GTask *task);
+
+/* Signing in again ---------------------------------------------------------- */
+
+/* The handler of dyn_client_set_reauth_handler(), shared with a sign-in in
+ * progress so that replacing it (or the client going) does not free its data
+ * under the running call. */
+typedef struct _ReauthHandler
+{
+  gatomicrefcount            ref_count;
+  DynClientReauthFunc        reauth;
+  DynClientReauthFinishFunc  finish;
+  gpointer                   user_data;
+  GDestroyNotify             destroy;
+} ReauthHandler;
+
+static ReauthHandler *
+reauth_handler_ref (ReauthHandler *handler)
+{
+  g_atomic_ref_count_inc (&handler->ref_count);
+  return handler;
+}
+
+static void
+reauth_handler_unref (ReauthHandler *handler)
+{
+  if (!g_atomic_ref_count_dec (&handler->ref_count))
+    return;
+  if (handler->destroy != NULL)
+    handler->destroy (handler->user_data);
+  g_free (handler);
+}
+
+/* One sign-in in progress. */
+typedef struct
+{
+  GWeakRef       client;
+  ReauthHandler *handler;
+} ReauthOp;
+
+static void
+reauth_op_free (ReauthOp *op)
+{
+  g_weak_ref_clear (&op->client);
+  reauth_handler_unref (op->handler);
+  g_free (op);
+}
+
+/* Fixed keys: fetching them again gives the same keys. */
+static gboolean
+provider_can_refresh (DynCredentialsProvider *provider)
+{
+  switch (dyn_credentials_provider_get_source (provider))
+    {
+    case DYN_CREDENTIALS_SOURCE_PROCESS:
+    case DYN_CREDENTIALS_SOURCE_CUSTOM:
+      return TRUE;
+    case DYN_CREDENTIALS_SOURCE_STATIC:
+    case DYN_CREDENTIALS_SOURCE_ENVIRONMENT:
+    case DYN_CREDENTIALS_SOURCE_CREDENTIALS_FILE:
+    case DYN_CREDENTIALS_SOURCE_CONFIG_FILE:
+    default:
+      return FALSE;
+    }
+}
+
+/* RequestExpired is a signature too old (a clock off, a request held back):
+ * a fresh signature helps, a sign-in does not. */
+static gboolean
+is_request_expired (const GError *error)
+{
+  const DynErrorDetails *details = dyn_error_get_details (error);
+
+  return details != NULL && g_strcmp0 (details->aws_code, "RequestExpired") == 0;
+}
+
+static gboolean
+wait_cancelled_cb (GCancellable *cancellable,
+                   gpointer      user_data)
+{
+  GTask *task = user_data;
+  DynClient *self = g_task_get_source_object (task);
+  Call *call = g_task_get_task_data (task);
+
+  g_clear_pointer (&call->cancel_source, g_source_unref);
+  if (!g_queue_remove (&self->waiting, task))
+    return G_SOURCE_REMOVE;
+  g_debug ("%s stopped waiting for the sign-in: cancelled", call->operation);
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", _("The request was cancelled"));
+  g_object_unref (task);
+  return G_SOURCE_REMOVE;
+}
+
+/* Takes the task's reference: it waits until the sign-in ends or it is cancelled. */
+static void
+wait_for_sign_in (GTask *task)
+{
+  DynClient *self = g_task_get_source_object (task);
+  Call *call = g_task_get_task_data (task);
+  GCancellable *cancellable = g_task_get_cancellable (task);
+
+  g_debug ("%s waits for the sign-in", call->operation);
+  g_queue_push_tail (&self->waiting, task);
+  if (cancellable != NULL)
+    {
+      g_assert (call->cancel_source == NULL);
+      call->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_callback (call->cancel_source, (GSourceFunc) (void (*)(void)) wait_cancelled_cb, task, NULL);
+      g_source_attach (call->cancel_source, g_main_context_get_thread_default ());
+    }
+}
+
+static void
+reauth_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  ReauthOp *op = user_data;
+  g_autoptr(DynClient) self = g_weak_ref_get (&op->client);
+  g_autoptr(GError) error = NULL;
+  GQueue waiting = G_QUEUE_INIT;
+  gboolean signed_in;
+  GTask *task;
+
+  signed_in = op->handler->finish (result, &error, op->handler->user_data);
+  if (self == NULL)
+    {
+      /* Nothing waited any more and the client is gone. */
+      reauth_op_free (op);
+      return;
+    }
+  reauth_op_free (op);
+
+  self->reauth_pending = FALSE;
+  self->generation++;
+  g_clear_error (&self->sign_in_error);
+  if (!signed_in)
+    {
+      if (error == NULL)
+        g_set_error_literal (&error, DYN_ERROR, DYN_ERROR_EXPIRED_CREDENTIALS,
+                             _("The credentials expired and the sign-in was cancelled"));
+      /* Requests sent before the user gave up fail with them, without asking again. */
+      self->sign_in_error = g_error_copy (error);
+    }
+  g_debug ("sign-in %s; %u requests were waiting", signed_in ? "done" : "given up",
+           g_queue_get_length (&self->waiting));
+
+  /* Requests that come back expired from here on start a new sign-in. */
+  waiting = self->waiting;
+  g_queue_init (&self->waiting);
+  while ((task = g_queue_pop_head (&waiting)) != NULL)
+    {
+      Call *call = g_task_get_task_data (task);
+
+      if (call->cancel_source != NULL)
+        {
+          g_source_destroy (call->cancel_source);
+          g_clear_pointer (&call->cancel_source, g_source_unref);
+        }
+      if (g_task_return_error_if_cancelled (task))
+        g_object_unref (task);
+      else if (!signed_in)
+        {
+          g_task_return_error (task, g_error_copy (error));
+          g_object_unref (task);
+        }
+      else if (self->read_only && !call->is_read)
+        {
+          /* The connection was locked while the request waited. */
+          g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_READ_ONLY,
+                                   /* Translators: %s is an operation: PutItem, DeleteItem … */
+                                   _("%s refused: this connection is read-only"), call->operation);
+          g_object_unref (task);
+        }
+      else
+        attempt (task);
+    }
+}
+
+static void
+start_sign_in (DynClient    *self,
+               const GError *error)
+{
+  ReauthOp *op;
+
+  g_assert (self->reauth != NULL && !self->reauth_pending);
+  self->reauth_pending = TRUE;
+  if (self->reauth_cancellable == NULL)
+    self->reauth_cancellable = g_cancellable_new ();
+  op = g_new0 (ReauthOp, 1);
+  g_weak_ref_init (&op->client, self);
+  op->handler = reauth_handler_ref (self->reauth);
+  g_debug ("asking for a sign-in: %s", error->message);
+  op->handler->reauth (self, error, self->reauth_cancellable, reauth_done_cb, op,
+                       op->handler->user_data);
+}
+
+/* @error is DYN_ERROR_EXPIRED_CREDENTIALS, from DynamoDB or from the provider.
+ * Returns TRUE when it took the task's reference and @error: the request is
+ * sent again (fresh credentials) or waits for the sign-in. */
+static gboolean
+handle_expired (GTask  *task,
+                GError *error)
+{
+  DynClient *self = g_task_get_source_object (task);
+  Call *call = g_task_get_task_data (task);
+
+  /* A sign-in is under way: wait behind it. */
+  if (self->reauth_pending)
+    {
+      g_error_free (error);
+      wait_for_sign_in (task);
+      return TRUE;
+    }
+
+  /* Signed before a sign-in that has finished since: with the fresh credentials
+   * it goes again; when the user gave up, it fails as the waiting ones did. */
+  if (call->generation != self->generation)
+    {
+      g_error_free (error);
+      if (self->sign_in_error != NULL)
+        {
+          g_task_return_error (task, g_error_copy (self->sign_in_error));
+          g_object_unref (task);
+        }
+      else
+        attempt (task);
+      return TRUE;
+    }
+
+  /* Credentials that may refresh without the user (roles, SSO, credential_process):
+   * fetch fresh ones once and try again at once. A signature too old gets a new one. */
+  if (!call->refreshed && (provider_can_refresh (self->credentials) || is_request_expired (error)))
+    {
+      call->refreshed = TRUE;
+      /* Once for the requests that went out with the same credentials. */
+      if (call->invalidations == self->invalidations)
+        {
+          self->invalidations++;
+          dyn_credentials_provider_invalidate (self->credentials);
+        }
+      g_error_free (error);
+      attempt (task);
+      return TRUE;
+    }
+
+  if (self->reauth == NULL || is_request_expired (error))
+    return FALSE;
+
+  /* Waiting first: a handler that finishes at once answers this request too. */
+  wait_for_sign_in (task);
+  start_sign_in (self, error);
+  g_error_free (error);
+  return TRUE;
+}
 
 static guint
 backoff_ms (DynClient    *self,
@@ -328,16 +594,9 @@ fail_or_retry (GTask  *task,
   GCancellable *cancellable = g_task_get_cancellable (task);
   guint delay;
 
-  /* Expired temporary credentials: fetch fresh ones once and try again at once. */
-  if (g_error_matches (error, DYN_ERROR, DYN_ERROR_EXPIRED_CREDENTIALS) && !call->refreshed &&
-      dyn_credentials_provider_get_source (self->credentials) == DYN_CREDENTIALS_SOURCE_PROCESS)
-    {
-      call->refreshed = TRUE;
-      dyn_credentials_provider_invalidate (self->credentials);
-      g_error_free (error);
-      attempt (task);
-      return;
-    }
+  if (g_error_matches (error, DYN_ERROR, DYN_ERROR_EXPIRED_CREDENTIALS) &&
+      !g_cancellable_is_cancelled (cancellable) && handle_expired (task, error))
+    return;
 
   if (!dyn_error_is_retryable (error) || call->attempt >= self->max_attempts ||
       g_cancellable_is_cancelled (cancellable))
@@ -564,10 +823,14 @@ credentials_cb (GObject      *object,
   creds = dyn_credentials_provider_get_finish (DYN_CREDENTIALS_PROVIDER (object), result, &error);
   if (creds == NULL)
     {
+      if (g_error_matches (error, DYN_ERROR, DYN_ERROR_EXPIRED_CREDENTIALS) &&
+          !g_cancellable_is_cancelled (g_task_get_cancellable (task)) && handle_expired (task, error))
+        return;
       g_task_return_error (task, error);
       g_object_unref (task);
       return;
     }
+  call->invalidations = self->invalidations;
 
   sig.access_key_id = creds->access_key_id;
   sig.secret_access_key = creds->secret_access_key;
@@ -587,7 +850,15 @@ attempt (GTask *task)
   DynClient *self = g_task_get_source_object (task);
   Call *call = g_task_get_task_data (task);
 
+  /* Requests that start (or try again) while a sign-in is under way wait for it
+   * instead of going out with the old credentials. */
+  if (self->reauth_pending)
+    {
+      wait_for_sign_in (task);
+      return;
+    }
   call->attempt++;
+  call->generation = self->generation;
   dyn_credentials_provider_get_async (self->credentials, g_task_get_cancellable (task),
                                       credentials_cb, task);
 }
@@ -643,6 +914,7 @@ dyn_client_call_async (DynClient           *self,
 
   call = g_new0 (Call, 1);
   call->operation = g_strdup (operation);
+  call->is_read = operation_is_read (operation, params);
   if (params != NULL)
     {
       text = json_to_string (params, FALSE);
@@ -681,6 +953,13 @@ dyn_client_finalize (GObject *object)
   g_clear_object (&self->http);
   g_clear_pointer (&self->signer, dyn_sigv4_signer_free);
   g_clear_object (&self->credentials);
+  /* Waiting requests hold the client: none are left. A sign-in still under way learns it. */
+  g_assert (g_queue_is_empty (&self->waiting));
+  if (self->reauth_cancellable != NULL)
+    g_cancellable_cancel (self->reauth_cancellable);
+  g_clear_object (&self->reauth_cancellable);
+  g_clear_pointer (&self->reauth, reauth_handler_unref);
+  g_clear_error (&self->sign_in_error);
   g_free (self->endpoint);
   g_free (self->host);
   g_free (self->region);
@@ -801,6 +1080,48 @@ dyn_client_set_read_only (DynClient *self,
 {
   g_return_if_fail (DYN_IS_CLIENT (self));
   self->read_only = read_only;
+}
+
+void
+dyn_client_set_reauth_handler (DynClient                 *self,
+                               DynClientReauthFunc        reauth,
+                               DynClientReauthFinishFunc  finish,
+                               gpointer                   user_data,
+                               GDestroyNotify             destroy)
+{
+  ReauthHandler *handler = NULL;
+
+  g_return_if_fail (DYN_IS_CLIENT (self));
+  g_return_if_fail ((reauth == NULL) == (finish == NULL));
+
+  if (reauth != NULL)
+    {
+      handler = g_new0 (ReauthHandler, 1);
+      g_atomic_ref_count_init (&handler->ref_count);
+      handler->reauth = reauth;
+      handler->finish = finish;
+      handler->user_data = user_data;
+      handler->destroy = destroy;
+    }
+  else if (destroy != NULL)
+    destroy (user_data);
+  /* A sign-in under way keeps its own reference and ends as it began. */
+  g_clear_pointer (&self->reauth, reauth_handler_unref);
+  self->reauth = handler;
+}
+
+gboolean
+dyn_client_is_waiting_for_sign_in (DynClient *self)
+{
+  g_return_val_if_fail (DYN_IS_CLIENT (self), FALSE);
+  return self->reauth_pending || !g_queue_is_empty (&self->waiting);
+}
+
+DynCredentialsProvider *
+dyn_client_get_credentials_provider (DynClient *self)
+{
+  g_return_val_if_fail (DYN_IS_CLIENT (self), NULL);
+  return self->credentials;
 }
 
 /* Item requests ----------------------------------------------------------- */

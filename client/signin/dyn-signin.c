@@ -218,6 +218,9 @@ _dyn_sign_in_resolve_source_profile (DynSignInResolve  *resolve,
     }
 
   options.profile = profile;
+  /* Only the source's credentials count (the STS client is the head profile's): a source profile
+   * without a region of its own must not fail for want of one. */
+  options.region = "us-east-1";
   options.profile_credentials = profile_credentials;
   options.profile_credentials_data = resolve;
   g_ptr_array_add (resolve->chain, g_strdup (profile));
