@@ -133,6 +133,9 @@ struct _DynWindow
   GtkWidget            *transfer_dialog;
   /* Create Table and the Table page's operations (dyn-window-tables.c). */
   struct _DynWindowTables *table_admin;
+
+  /* Signing in: the "Sign in again" bar, who the connection is (dyn-window-signin.c). */
+  struct _DynWindowSignin *signin;
 };
 
 enum {
@@ -222,6 +225,14 @@ void _dyn_window_tables_init (DynWindow *self);
 void _dyn_window_tables_dispose (DynWindow *self);
 void _dyn_window_tables_refresh (DynWindow *self);
 void _dyn_window_tables_update_actions (DynWindow *self);
+/* dyn-window-signin.c */
+typedef struct _DynWindowSignin DynWindowSignin;
+void _dyn_window_signin_init (DynWindow *self);
+void _dyn_window_signin_dispose (DynWindow *self);
+/* Between these the user may be asked to sign in (an MFA code, the device flow). */
+void _dyn_window_signin_begin (DynWindow *self);
+void _dyn_window_signin_end (DynWindow *self);
+void _dyn_window_signin_client_changed (DynWindow *self);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);
