@@ -683,7 +683,10 @@ client_cb (GObject      *source,
 
   client = dyn_connection_create_client_finish (DYN_CONNECTION (source), result, &error);
   _dyn_window_signin_end (self);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  /* Another connection, or the window closing, cancelled it; a sign-in the
+   * user cancelled (the MFA dialog) is an error to show. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+      g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
     return;
   _dyn_window_set_busy (self, FALSE);
   if (client == NULL)

@@ -712,19 +712,48 @@ add_identity_row (GtkGrid    *grid,
   return GTK_LABEL (value);
 }
 
+/* The bar's place in the overlay: the width of the content, under the header. */
+static gboolean
+bar_position_cb (GtkOverlay   *overlay,
+                 GtkWidget    *widget,
+                 GdkRectangle *allocation,
+                 GtkWidget    *header)
+{
+  graphene_point_t bottom;
+  int width = gtk_widget_get_width (GTK_WIDGET (overlay));
+  int natural = 0;
+
+  if (!gtk_widget_compute_point (header, GTK_WIDGET (overlay),
+                                 &GRAPHENE_POINT_INIT (0, gtk_widget_get_height (header)), &bottom))
+    bottom.y = 0;
+  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, width, NULL, &natural, NULL, NULL);
+  allocation->x = 0;
+  allocation->y = (int) bottom.y;
+  allocation->width = width;
+  allocation->height = natural;
+  return TRUE;
+}
+
 void
 _dyn_window_signin_init (DynWindow *self)
 {
   DynWindowSignin *signin = g_new0 (DynWindowSignin, 1);
   GtkWidget *content = gtk_widget_get_parent (GTK_WIDGET (self->error_revealer));
   GtkWidget *header = gtk_widget_get_ancestor (GTK_WIDGET (self->window_title), ADW_TYPE_HEADER_BAR);
-  GtkWidget *box, *popover, *grid, *title;
+  GtkWidget *box, *popover, *grid, *title, *overlay;
 
   self->signin = signin;
 
-  /* The bar sits between the header and the error bar, over everything open. */
+  /* The bar lies over the content just below the header: it takes no room
+   * from what is open, so the grid does not scroll when it comes. */
   signin->bar = dyn_sign_in_bar_new ();
-  gtk_box_insert_child_after (GTK_BOX (content), GTK_WIDGET (signin->bar), header);
+  g_object_ref (content);
+  overlay = gtk_overlay_new ();
+  adw_flap_set_content (self->flap, overlay);
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), content);
+  g_object_unref (content);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), GTK_WIDGET (signin->bar));
+  g_signal_connect (overlay, "get-child-position", G_CALLBACK (bar_position_cb), header);
   g_signal_connect (signin->bar, "sign-in", G_CALLBACK (bar_sign_in_cb), self);
   g_signal_connect (signin->bar, "cancel", G_CALLBACK (bar_cancel_cb), self);
 
