@@ -8,12 +8,14 @@
 #include "dyn-application.h"
 #include "dyn-connect.h"
 #include "dyn-settings.h"
+#include "dyn-window-signin.h"
 
 struct _DynApplication
 {
   AdwApplication      parent_instance;
 
   DynConnectionStore *store;
+  DynWindowPrompter  *prompter;
 };
 
 G_DEFINE_FINAL_TYPE (DynApplication, dyn_application, ADW_TYPE_APPLICATION)
@@ -199,6 +201,10 @@ dyn_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.shortcuts", shortcuts_accels);
 
+  /* MFA codes and the IAM Identity Center device flow are asked in the windows. */
+  self->prompter = dyn_window_prompter_new (GTK_APPLICATION (app));
+  dyn_sign_in_set_default_prompter (DYN_SIGN_IN_PROMPTER (self->prompter));
+
   self->store = dyn_connection_store_new (g_getenv ("DYN_CONNECTIONS_FILE"));
   if (!dyn_connection_store_load (self->store, &error))
     g_warning ("Could not read the connections: %s", error->message);
@@ -210,6 +216,9 @@ dyn_application_finalize (GObject *object)
   DynApplication *self = DYN_APPLICATION (object);
 
   g_clear_object (&self->store);
+  if (dyn_sign_in_get_default_prompter () == DYN_SIGN_IN_PROMPTER (self->prompter))
+    dyn_sign_in_set_default_prompter (NULL);
+  g_clear_object (&self->prompter);
 
   G_OBJECT_CLASS (dyn_application_parent_class)->finalize (object);
 }

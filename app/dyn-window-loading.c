@@ -664,6 +664,7 @@ _dyn_window_set_client (DynWindow *self,
                         DynClient *client)
 {
   g_set_object (&self->client, client);
+  _dyn_window_signin_client_changed (self);
   dyn_expression_builder_set_endpoint (self->builder, dyn_client_get_endpoint (client), dyn_client_get_region (client));
   _dyn_window_sql_set_client (self);
   _dyn_window_partiql_set_client (self);
@@ -682,7 +683,11 @@ client_cb (GObject      *source,
   g_autoptr(DynClient) client = NULL;
 
   client = dyn_connection_create_client_finish (DYN_CONNECTION (source), result, &error);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  _dyn_window_signin_end (self);
+  /* Another connection, or the window closing, cancelled it; a sign-in the
+   * user cancelled (the MFA dialog) is an error to show. */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) &&
+      g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
     return;
   _dyn_window_set_busy (self, FALSE);
   if (client == NULL)
@@ -711,6 +716,7 @@ _dyn_window_reset_connection (DynWindow     *self,
   _dyn_window_sql_leave_connection (self);
   g_set_object (&self->connection, connection);
   g_clear_object (&self->client);
+  _dyn_window_signin_client_changed (self);
   g_clear_pointer (&self->tables, g_strfreev);
   g_clear_pointer (&self->table, g_free);
   g_clear_pointer (&self->pending_table, g_free);
@@ -732,6 +738,8 @@ _dyn_window_open_connection_now (DynWindow     *self,
   _dyn_window_clear_error (self);
   _dyn_window_set_busy (self, TRUE);
   dyn_connection_sidebar_set_status (self->sidebar, connection, _("Connecting…"));
+  /* The user chose the connection: signing in may ask (an MFA code, the device flow). */
+  _dyn_window_signin_begin (self);
   dyn_connection_create_client_async (connection, dyn_connection_store_get_shared_config (self->store),
                                       self->connect_cancellable, client_cb, g_object_ref (self));
 }

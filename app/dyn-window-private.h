@@ -135,6 +135,9 @@ struct _DynWindow
   struct _DynWindowTables *table_admin;
   /* Production connections (dyn-window-guardrails.c). */
   struct _DynWindowGuardrails *guardrails;
+
+  /* Signing in: the "Sign in again" bar, who the connection is (dyn-window-signin.c). */
+  struct _DynWindowSignin *signin;
 };
 
 enum {
@@ -241,6 +244,14 @@ void _dyn_window_approve_write (DynWindow *self, DynWriteSummary *summary, GAsyn
 typedef void (*DynWindowWriteFunc) (DynWindow *self, gpointer data);
 void _dyn_window_guard_write (DynWindow *self, DynWriteSummary *summary, DynWindowWriteFunc func,
                               gpointer data, GDestroyNotify destroy);
+/* dyn-window-signin.c */
+typedef struct _DynWindowSignin DynWindowSignin;
+void _dyn_window_signin_init (DynWindow *self);
+void _dyn_window_signin_dispose (DynWindow *self);
+/* Between these the user may be asked to sign in (an MFA code, the device flow). */
+void _dyn_window_signin_begin (DynWindow *self);
+void _dyn_window_signin_end (DynWindow *self);
+void _dyn_window_signin_client_changed (DynWindow *self);
 /* dyn-window.c */
 void _dyn_window_clear_error (DynWindow *self);
 void _dyn_window_refuse_read_only (DynWindow *self);

@@ -417,6 +417,7 @@ dyn_window_dispose (GObject *object)
   _dyn_window_cancel_load (self);
   g_clear_handle_id (&self->age_id, g_source_remove);
   _dyn_window_clear_after (self);
+  _dyn_window_signin_dispose (self);
   if (self->staged_dialog != NULL)
     {
       GtkWidget *dialog = self->staged_dialog;
@@ -666,6 +667,7 @@ dyn_window_init (DynWindow *self)
   _dyn_window_design_init (self);
   _dyn_window_tables_init (self);
   _dyn_window_guardrails_init (self);
+  _dyn_window_signin_init (self);
   update_page_size_button (self);
   self->age_id = g_timeout_add_seconds (30, age_tick_cb, self);
   gtk_widget_set_visible (GTK_WIDGET (self->side_stack), FALSE);

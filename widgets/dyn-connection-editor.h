@@ -26,6 +26,25 @@ void                 dyn_connection_editor_fill           (DynConnectionEditor *
                                                            const char          *secret_access_key,
                                                            const char          *session_token,
                                                            gboolean             read_only);
+/* IAM Identity Center (for scripting and tests): chooses it, with @session
+ * (an [sso-session] of ~/.aws/config) or @start_url and @sso_region; NULL
+ * leaves a field as it is. The action editor.sso-sign-in lists the accounts
+ * (signing in first when no sign-in is cached). */
+void                 dyn_connection_editor_fill_sso       (DynConnectionEditor *self,
+                                                           const char          *session,
+                                                           const char          *start_url,
+                                                           const char          *sso_region);
+/* Picks a listed account (its roles are then listed, and @role_name chosen
+ * when they come) or a listed role; FALSE when it is not listed. */
+gboolean             dyn_connection_editor_choose_sso     (DynConnectionEditor *self,
+                                                           const char          *account_id,
+                                                           const char          *role_name);
+gboolean             dyn_connection_editor_get_sso_busy   (DynConnectionEditor *self);
+/* What the sign-in row says ("Signed in: pick the account and role", an error). */
+const char          *dyn_connection_editor_get_sso_status (DynConnectionEditor *self);
+/* The accounts and the roles listed, as shown (GtkStringObject). */
+GListModel          *dyn_connection_editor_get_sso_accounts (DynConnectionEditor *self);
+GListModel          *dyn_connection_editor_get_sso_roles  (DynConnectionEditor *self);
 /* The message shown after a failed save, or NULL. */
 const char          *dyn_connection_editor_get_error      (DynConnectionEditor *self);
 

@@ -731,6 +731,30 @@ dyn_shared_config_has_sso_session (DynSharedConfig *self,
   return g_hash_table_contains (self->sso_sessions, session);
 }
 
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+GStrv
+dyn_shared_config_list_sso_sessions (DynSharedConfig *self)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_hash_table_iter_init (&iter, self->sso_sessions);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, g_strdup (key));
+  g_ptr_array_sort (names, compare_strings);
+  g_ptr_array_add (names, NULL);
+  return (GStrv) g_ptr_array_free (g_steal_pointer (&names), FALSE);
+}
+
 static gboolean
 is_true (const char *value)
 {

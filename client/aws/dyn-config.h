@@ -77,6 +77,8 @@ const char      *dyn_shared_config_get_sso_session_value (DynSharedConfig *self,
                                                          const char       *key);
 gboolean         dyn_shared_config_has_sso_session      (DynSharedConfig  *self,
                                                          const char       *session);
+/* The names of the config file's `[sso-session NAME]` sections, sorted. */
+GStrv            dyn_shared_config_list_sso_sessions    (DynSharedConfig  *self) G_GNUC_WARN_UNUSED_RESULT;
 /**
  * dyn_shared_config_dup_service_endpoint:
  * @service: the services-section key: "dynamodb", "sts", "sso", "sso_oidc"
