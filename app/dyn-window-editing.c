@@ -427,6 +427,19 @@ _dyn_window_staged_committed_cb (DynStagedChanges *staged,
   _dyn_window_set_status (self, text);
   if (dyn_commit_result_get_n_conflicts (result) + dyn_commit_result_get_n_failed (result) > 0)
     _dyn_window_show_side_page (self, "changes", FALSE);
+  /* A change that failed (not a conflict: those show beside the change) says why, e.g. that
+   * the sign-in it waited for was cancelled. */
+  for (guint i = 0; dyn_commit_result_get_n_failed (result) > 0 && i < dyn_commit_result_get_n_changes (result); i++)
+    {
+      const GError *error = dyn_commit_result_get_error (result, i);
+
+      if (error != NULL && !g_error_matches (error, DYN_ERROR, DYN_ERROR_CONDITIONAL_CHECK_FAILED) &&
+          !g_error_matches (error, DYN_ERROR, DYN_ERROR_TRANSACTION_CANCELED))
+        {
+          _dyn_window_show_error (self, _("The commit"), error);
+          break;
+        }
+    }
 }
 
 /* Takes the open table's session out of the window (transfer full). */

@@ -2,6 +2,8 @@
 #define G_LOG_DOMAIN "test-window-signin"
 #include "config.h"
 
+#include <math.h>
+
 #include <locale.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -391,7 +393,12 @@ test_mfa (Fixture       *fixture,
   entry = dyn_mfa_dialog_get_entry (dialog);
   /* Sign In waits for six digits. */
   gtk_editable_set_text (entry, "2468");
-  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (dialog), "mfa.submit", NULL));
+  /* (A disabled action is found, so activating it returns TRUE in GTK 4.8: what counts is
+   * that nothing is sent and the dialog stays.) */
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "mfa.submit", NULL);
+  dyn_test_settle ();
+  g_assert_true (dyn_window_get_sign_in_dialog (window) == GTK_WINDOW (dialog));
+  g_assert_cmpint (dyn_signin_server_count (signin, "AssumeRole"), ==, 0);
   gtk_editable_set_text (entry, MFA_CODE);
   screenshot (GTK_WINDOW (dialog), "sign-in-mfa.png");
   /* Enter in the entry submits. */
@@ -516,6 +523,12 @@ stage_then_expire (Fixture *fixture,
   g_assert_true (dyn_signin_server_control (signin, command, &error));
   g_assert_true (dyn_signin_server_control (signin, "revoke-refresh", &error));
   g_assert_no_error (error);
+  /* The portal refuses the old access token as it refuses one that ran out (Dynoscope, like
+   * botocore, still sends a token past its expiresAt and lets the portal decide). */
+  g_clear_pointer (&command, g_free);
+  command = g_strdup_printf ("expire?access_token=%s", VALID_TOKEN);
+  g_assert_true (dyn_signin_server_control (signin, command, &error));
+  g_assert_no_error (error);
   /* The cached sign-in ran out meanwhile (as after a working day): a refresh
    * is tried, refused, and only the user can sign in. */
   g_clear_pointer (&token->expires_at, g_date_time_unref);
@@ -524,17 +537,21 @@ stage_then_expire (Fixture *fixture,
   g_assert_no_error (error);
 }
 
-/* Nothing the user had open changed. */
+/* Nothing the user had open changed. @slack: how far the grid's scroll value may move
+ * because the window's error bar opened above it (GtkColumnView keeps the row at the
+ * top where it was, so the value follows the smaller viewport by a few pixels). */
 static void
 assert_work_kept (Fixture *fixture,
-                  Staged  *staged)
+                  Staged  *staged,
+                  double   slack)
 {
   DynWindow *window = fixture->window;
   g_autofree char *text = dyn_expression_builder_dup_text (dyn_window_get_builder (window));
 
   g_assert_cmpuint (dyn_edit_session_get_n_changes (dyn_window_get_edit_session (window)), ==, 1);
   g_assert_cmpstr (text, ==, staged->builder_text);
-  g_assert_cmpfloat (gtk_adjustment_get_value (dyn_item_grid_get_vadjustment (dyn_window_get_grid (window))), ==, staged->scroll);
+  g_assert_cmpfloat (fabs (gtk_adjustment_get_value (dyn_item_grid_get_vadjustment (dyn_window_get_grid (window))) -
+                           staged->scroll), <=, slack);
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (dyn_window_get_model (window))), ==, staged->n_rows);
   g_assert_cmpstr (dyn_window_get_table (window), ==, table);
 }
@@ -593,7 +610,7 @@ test_expiry_staged_edit (Fixture       *fixture,
   dyn_test_settle ();
   g_assert_null (dyn_window_get_sign_in_dialog (window));
   g_assert_true (dyn_client_is_waiting_for_sign_in (dyn_window_get_client (window)));
-  assert_work_kept (fixture, &staged);
+  assert_work_kept (fixture, &staged, 0);
   g_assert_cmpuint (dyn_fault_server_proxy_get_expired (fixture->proxy), >=, 1);
   g_assert_cmpstr (stored_status (), ==, "open");
   screenshot (GTK_WINDOW (window), "sign-in-again.png");
@@ -650,7 +667,7 @@ test_expiry_cancel (Fixture       *fixture,
   g_assert_nonnull (error);
   g_assert_nonnull (strstr (error, "Sign-in cancelled: the waiting requests failed"));
   /* Only the commit failed: the edit is still staged, the rest is as it was. */
-  assert_work_kept (fixture, &staged);
+  assert_work_kept (fixture, &staged, 40);
   g_assert_false (dyn_client_is_waiting_for_sign_in (dyn_window_get_client (window)));
   g_assert_cmpstr (stored_status (), ==, "open");
   g_assert_null (dyn_window_get_sign_in_dialog (window));
