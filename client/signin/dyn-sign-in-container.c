@@ -74,8 +74,6 @@ typedef struct {
   guint            sleep_ms;
   NeedsRetryFunc   needs_retry;
   DynHttp         *http;
-  GSource         *delay;
-  GSource         *cancel_source;
   DynHttpResponse *last_response;
   GError          *last_error;
 } MetaCall;
@@ -93,16 +91,6 @@ meta_call_free (MetaCall *call)
   g_free (call->url);
   g_clear_pointer (&call->headers, g_ptr_array_unref);
   g_clear_object (&call->http);
-  if (call->delay != NULL)
-    {
-      g_source_destroy (call->delay);
-      g_source_unref (call->delay);
-    }
-  if (call->cancel_source != NULL)
-    {
-      g_source_destroy (call->cancel_source);
-      g_source_unref (call->cancel_source);
-    }
   g_clear_pointer (&call->last_response, dyn_http_response_free);
   g_clear_error (&call->last_error);
   g_free (call);
@@ -110,38 +98,21 @@ meta_call_free (MetaCall *call)
 
 static void meta_attempt (GTask *task);
 
-static gboolean
-meta_delay_done_cb (gpointer user_data)
+static void
+meta_slept_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
   GTask *task = user_data;
-  MetaCall *call = g_task_get_task_data (task);
+  GError *error = NULL;
 
-  g_clear_pointer (&call->delay, g_source_unref);
-  if (call->cancel_source != NULL)
+  if (!_dyn_sign_in_sleep_finish (result, &error))
     {
-      g_source_destroy (call->cancel_source);
-      g_clear_pointer (&call->cancel_source, g_source_unref);
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
     }
   meta_attempt (task);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-meta_delay_cancelled_cb (GCancellable *cancellable,
-                         gpointer      user_data)
-{
-  GTask *task = user_data;
-  MetaCall *call = g_task_get_task_data (task);
-
-  if (call->delay != NULL)
-    {
-      g_source_destroy (call->delay);
-      g_clear_pointer (&call->delay, g_source_unref);
-    }
-  g_clear_pointer (&call->cancel_source, g_source_unref);
-  g_task_return_error_if_cancelled (task);
-  g_object_unref (task);
-  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -187,16 +158,7 @@ meta_cb (GObject      *object,
     }
 
   g_debug ("%s %s: attempt %u of %u failed", call->method, call->url, call->attempt, call->attempts);
-  call->delay = g_timeout_source_new (call->sleep_ms);
-  g_source_set_callback (call->delay, meta_delay_done_cb, task, NULL);
-  g_source_attach (call->delay, g_task_get_context (task));
-  if (cancellable != NULL)
-    {
-      call->cancel_source = g_cancellable_source_new (cancellable);
-      g_source_set_callback (call->cancel_source, (GSourceFunc) (void (*) (void)) meta_delay_cancelled_cb, task,
-                             NULL);
-      g_source_attach (call->cancel_source, g_task_get_context (task));
-    }
+  _dyn_sign_in_sleep_async (call->sleep_ms, cancellable, meta_slept_cb, task);
 }
 
 static void

@@ -67,6 +67,16 @@ gboolean _dyn_sign_in_check_endpoint (const char  *url,
                                       const char  *what,
                                       GError     **error);
 
+/* Waits @ms milliseconds on the thread-default main context (between the attempts of STS, the
+ * container and instance metadata endpoints); cancelling @cancellable ends the wait at once
+ * with %G_IO_ERROR_CANCELLED. (dyn-signin.c) */
+void     _dyn_sign_in_sleep_async  (guint                ms,
+                                    GCancellable        *cancellable,
+                                    GAsyncReadyCallback  callback,
+                                    gpointer             user_data);
+gboolean _dyn_sign_in_sleep_finish (GAsyncResult        *result,
+                                    GError             **error);
+
 /* STS (dyn-sts.c). @params are name/value pairs, NULL-terminated, besides Action and Version.
  * @credentials NULL sends the request unsigned (AssumeRoleWithWebIdentity). The result is the
  * <…Result> element's children as a flat table of element name → text, with the

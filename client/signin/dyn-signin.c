@@ -144,6 +144,79 @@ _dyn_sign_in_check_endpoint (const char  *url,
   return FALSE;
 }
 
+typedef struct {
+  GSource *timeout;
+  GSource *cancel_source;
+} Sleep;
+
+static void
+sleep_free (Sleep *sleep)
+{
+  if (sleep->timeout != NULL)
+    {
+      g_source_destroy (sleep->timeout);
+      g_source_unref (sleep->timeout);
+    }
+  if (sleep->cancel_source != NULL)
+    {
+      g_source_destroy (sleep->cancel_source);
+      g_source_unref (sleep->cancel_source);
+    }
+  g_free (sleep);
+}
+
+static gboolean
+sleep_done_cb (gpointer user_data)
+{
+  GTask *task = user_data;
+
+  g_task_return_boolean (task, TRUE);
+  g_object_unref (task);   /* frees the Sleep, whose sources then never fire again */
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+sleep_cancelled_cb (GCancellable *cancellable,
+                    gpointer      user_data)
+{
+  GTask *task = user_data;
+
+  g_task_return_error_if_cancelled (task);
+  g_object_unref (task);
+  return G_SOURCE_REMOVE;
+}
+
+void
+_dyn_sign_in_sleep_async (guint                ms,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  Sleep *sleep = g_new0 (Sleep, 1);
+
+  g_task_set_source_tag (task, _dyn_sign_in_sleep_async);
+  g_task_set_task_data (task, sleep, (GDestroyNotify) sleep_free);
+  sleep->timeout = g_timeout_source_new (ms);
+  g_source_set_callback (sleep->timeout, sleep_done_cb, task, NULL);
+  g_source_attach (sleep->timeout, g_task_get_context (task));
+  if (cancellable != NULL)
+    {
+      sleep->cancel_source = g_cancellable_source_new (cancellable);
+      g_source_set_callback (sleep->cancel_source, (GSourceFunc) (void (*) (void)) sleep_cancelled_cb, task, NULL);
+      g_source_attach (sleep->cancel_source, g_task_get_context (task));
+    }
+}
+
+gboolean
+_dyn_sign_in_sleep_finish (GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == _dyn_sign_in_sleep_async, FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /* The hook dyn_profile_resolve() calls, in botocore's order: role_arn and web identity,
  * then IAM Identity Center, before the profile's keys; the container provider last. */
 static DynCredentialsProvider *

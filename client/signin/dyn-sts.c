@@ -551,8 +551,6 @@ typedef struct {
   DynHttp        *http;
   DynSigv4Signer *signer;
   guint           attempt;
-  GSource        *delay;
-  GSource        *cancel_source;
 } StsCall;
 
 static void
@@ -569,16 +567,6 @@ sts_call_free (StsCall *call)
   g_clear_pointer (&call->secrets, g_ptr_array_unref);
   g_clear_object (&call->http);
   g_clear_pointer (&call->signer, dyn_sigv4_signer_free);
-  if (call->delay != NULL)
-    {
-      g_source_destroy (call->delay);
-      g_source_unref (call->delay);
-    }
-  if (call->cancel_source != NULL)
-    {
-      g_source_destroy (call->cancel_source);
-      g_source_unref (call->cancel_source);
-    }
   g_free (call);
 }
 
@@ -664,38 +652,21 @@ scrub_error (GError    *error,
 
 static void attempt (GTask *task);
 
-static gboolean
-delay_done_cb (gpointer user_data)
+static void
+slept_cb (GObject      *source,
+          GAsyncResult *result,
+          gpointer      user_data)
 {
   GTask *task = user_data;
-  StsCall *call = g_task_get_task_data (task);
+  GError *error = NULL;
 
-  g_clear_pointer (&call->delay, g_source_unref);
-  if (call->cancel_source != NULL)
+  if (!_dyn_sign_in_sleep_finish (result, &error))
     {
-      g_source_destroy (call->cancel_source);
-      g_clear_pointer (&call->cancel_source, g_source_unref);
+      g_task_return_error (task, error);
+      g_object_unref (task);
+      return;
     }
   attempt (task);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-delay_cancelled_cb (GCancellable *cancellable,
-                    gpointer      user_data)
-{
-  GTask *task = user_data;
-  StsCall *call = g_task_get_task_data (task);
-
-  if (call->delay != NULL)
-    {
-      g_source_destroy (call->delay);
-      g_clear_pointer (&call->delay, g_source_unref);
-    }
-  g_clear_pointer (&call->cancel_source, g_source_unref);
-  g_task_return_error_if_cancelled (task);
-  g_object_unref (task);
-  return G_SOURCE_REMOVE;
 }
 
 /* Takes the task's reference and @error. */
@@ -728,15 +699,7 @@ fail_or_retry (GTask  *task,
   g_debug ("STS %s attempt %u failed (%s); retrying in %u ms", call->action, call->attempt, error->message, delay);
   g_error_free (error);
 
-  call->delay = g_timeout_source_new (delay);
-  g_source_set_callback (call->delay, delay_done_cb, task, NULL);
-  g_source_attach (call->delay, g_task_get_context (task));
-  if (cancellable != NULL)
-    {
-      call->cancel_source = g_cancellable_source_new (cancellable);
-      g_source_set_callback (call->cancel_source, (GSourceFunc) (void (*) (void)) delay_cancelled_cb, task, NULL);
-      g_source_attach (call->cancel_source, g_task_get_context (task));
-    }
+  _dyn_sign_in_sleep_async (delay, cancellable, slept_cb, task);
 }
 
 static void
