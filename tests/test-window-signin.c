@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "dyn-application.h"
+#include "dyn-connection-editor.h"
 #include "dyn-device-code-dialog.h"
 #include "dyn-fault-server.h"
 #include "dyn-mfa-dialog.h"
@@ -35,7 +36,9 @@
  *   the builder's text and the scroll position stay; Sign In Again → the device
  *   flow → the commit goes through exactly once;
  * - expiry-cancel: Cancel in the bar fails only the waiting commit;
- * - loopback-no-identity: a DynamoDB Local connection shows no identity.
+ * - loopback-no-identity: a DynamoDB Local connection shows no identity;
+ * - editor-sso: adding a connection through IAM Identity Center (device flow, account
+ *   and role picked from the portal's lists), which then opens.
  * Screenshots: sign-in.png (the device-code dialog), sign-in-mfa.png,
  * sign-in-again.png (the bar over a staged edit). */
 
@@ -344,6 +347,67 @@ test_device_flow (Fixture       *fixture,
   g_assert_true (g_str_has_prefix (identity, ACCOUNT " · assumed-role/AWSReservedSSO_ReadOnly_"));
   g_assert_nonnull (strstr (identity, "/alice · expires "));
   g_assert_cmpint (dyn_signin_server_count (signin, "GetCallerIdentity"), ==, 1);
+}
+
+static void
+editor_saved_cb (DynConnectionEditor *editor,
+                 DynConnection       *connection,
+                 gpointer             user_data)
+{
+  g_set_object ((DynConnection **) user_data, connection);
+}
+
+/* Adding a connection through IAM Identity Center: an [sso-session], Sign In (the device flow
+ * over the editor), the account and the role picked from what ListAccounts and
+ * ListAccountRoles return; the saved connection keeps them and opens with the role's
+ * credentials. ~/.aws/config is not written. */
+static void
+test_editor_sso (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  DynWindow *window = fixture->window;
+  DynConnectionEditor *editor;
+  g_autoptr(DynConnection) saved = NULL;
+  g_autofree char *config_before = NULL, *config_after = NULL;
+  g_autofree char *config_path = g_build_filename (tmp_dir, "config", NULL);
+  GListModel *accounts, *roles;
+
+  SKIP_WITHOUT_SERVERS (fixture);
+  g_assert_true (g_file_get_contents (config_path, &config_before, NULL, NULL));
+  editor = dyn_connection_editor_new (GTK_WINDOW (window), fixture->store, NULL);
+  g_signal_connect (editor, "saved", G_CALLBACK (editor_saved_cb), &saved);
+  gtk_window_present (GTK_WINDOW (editor));
+  dyn_connection_editor_fill (editor, "Identity Center dev", "us-east-1",
+                              dyn_fault_server_get_url (fixture->proxy), NULL, NULL, NULL, FALSE);
+  dyn_connection_editor_fill_sso (editor, "corp", NULL, NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (editor), "editor.sso-sign-in", NULL));
+  /* No sign-in is cached: the device flow runs first; nothing is listed before the approval. */
+  WAIT_UNTIL (dyn_signin_server_count (signin, "StartDeviceAuthorization") == 1);
+  g_assert_cmpint (dyn_signin_server_count (signin, "ListAccounts"), ==, 0);
+  approve ();
+  accounts = dyn_connection_editor_get_sso_accounts (editor);
+  WAIT_UNTIL (g_list_model_get_n_items (accounts) == 1 && !dyn_connection_editor_get_sso_busy (editor));
+  g_test_message ("status: %s", dyn_connection_editor_get_sso_status (editor));
+  g_assert_true (dyn_connection_editor_choose_sso (editor, ACCOUNT, "Admin"));
+  roles = dyn_connection_editor_get_sso_roles (editor);
+  WAIT_UNTIL (g_list_model_get_n_items (roles) == 2 && !dyn_connection_editor_get_sso_busy (editor));
+  g_assert_true (dyn_connection_editor_choose_sso (editor, NULL, "Admin"));
+  screenshot (GTK_WINDOW (editor), "sign-in-editor.png");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (editor), "editor.save", NULL));
+  WAIT_UNTIL (saved != NULL);
+  g_assert_cmpstr (dyn_connection_get_sso_session (saved), ==, "corp");
+  g_assert_cmpstr (dyn_connection_get_sso_start_url (saved), ==, START_URL);
+  g_assert_cmpstr (dyn_connection_get_sso_account_id (saved), ==, ACCOUNT);
+  g_assert_cmpstr (dyn_connection_get_sso_role_name (saved), ==, "Admin");
+  g_assert_true (g_file_get_contents (config_path, &config_after, NULL, NULL));
+  g_assert_cmpstr (config_after, ==, config_before);
+
+  /* It opens with the picked role's credentials, without another sign-in. */
+  dyn_window_open_connection (window, saved);
+  WAIT_UNTIL (has_table (window) && !dyn_window_is_busy (window));
+  g_assert_null (dyn_window_get_error_text (window));
+  g_assert_cmpint (dyn_signin_server_count (signin, "StartDeviceAuthorization"), ==, 1);
+  g_assert_cmpint (dyn_signin_server_count (signin, "GetRoleCredentials"), ==, 1);
 }
 
 /* A DynamoDB Local connection without an STS endpoint of its own asks nobody who it is. */
@@ -742,6 +806,7 @@ main (int   argc,
   ADD ("mfa-cancel", test_mfa_cancel);
   ADD ("expiry-staged-edit", test_expiry_staged_edit);
   ADD ("expiry-cancel", test_expiry_cancel);
+  ADD ("editor-sso", test_editor_sso);
 #undef ADD
 
   status = g_test_run ();
