@@ -12,6 +12,7 @@
 
 #include "dyn-error.h"
 #include "dyn-signin-private.h"
+#include "dyn-sso-private.h"
 #include "dyn-sts-private.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -62,10 +63,6 @@ fuzz_sts (const char    *action,
  * given and never holds the text; an accepted answer is an object, a refused one says which
  * operation it was. */
 
-#include <string.h>
-
-#include "dyn-error.h"
-#include "dyn-sso-private.h"
 
 static void
 fuzz_sso_time (GDateTime *time)
