@@ -857,6 +857,15 @@ attempt (GTask *task)
       wait_for_sign_in (task);
       return;
     }
+  /* A write that tries again (after a retryable error or a refresh) once the connection
+   * was locked is refused, not sent. */
+  if (call->attempt > 0 && self->read_only && !call->is_read)
+    {
+      g_task_return_new_error (task, DYN_ERROR, DYN_ERROR_READ_ONLY,
+                               _("%s refused: this connection is read-only"), call->operation);
+      g_object_unref (task);
+      return;
+    }
   call->attempt++;
   call->generation = self->generation;
   dyn_credentials_provider_get_async (self->credentials, g_task_get_cancellable (task),
