@@ -48,7 +48,7 @@ struct _DynWindowPrompter
   GObject    parent_instance;
 
   GWeakRef   app;
-  GtkWidget *device_dialog;  /* weak */
+  DynDeviceCodeDialog *device_dialog;  /* weak */
   GtkWidget *mfa_dialog;     /* weak */
 };
 
@@ -85,17 +85,6 @@ prompter_can_interact (DynSignInPrompter *prompter)
   g_autoptr(DynWindow) window = interacting_window (DYN_WINDOW_PROMPTER (prompter));
 
   return window != NULL;
-}
-
-static void
-set_weak (GtkWidget **where,
-          GtkWidget  *widget)
-{
-  if (*where != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (*where), (gpointer *) where);
-  *where = widget;
-  if (widget != NULL)
-    g_object_add_weak_pointer (G_OBJECT (widget), (gpointer *) where);
 }
 
 /* One question for an MFA code: the dialog answers it, or the caller's
@@ -188,7 +177,7 @@ prompter_ask_mfa_code (DynSignInPrompter   *prompter,
   ask->dialog = dyn_mfa_dialog_new (GTK_WINDOW (window), profile, mfa_serial);
   g_object_add_weak_pointer (G_OBJECT (ask->dialog), (gpointer *) &ask->dialog);
   ask->response_id = g_signal_connect (ask->dialog, "response", G_CALLBACK (mfa_response_cb), ask);
-  set_weak (&self->mfa_dialog, GTK_WIDGET (ask->dialog));
+  g_set_weak_pointer (&self->mfa_dialog, GTK_WIDGET (ask->dialog));
   if (cancellable != NULL)
     {
       ask->cancellable = g_object_ref (cancellable);
@@ -216,7 +205,6 @@ prompter_show_device_code (DynSignInPrompter    *prompter,
 {
   DynWindowPrompter *self = DYN_WINDOW_PROMPTER (prompter);
   g_autoptr(DynWindow) window = interacting_window (self);
-  DynDeviceCodeDialog *dialog;
 
   if (window == NULL)
     {
@@ -224,12 +212,7 @@ prompter_show_device_code (DynSignInPrompter    *prompter,
                            _("Signing in to IAM Identity Center needs you, and nobody can be asked now: sign in again"));
       return FALSE;
     }
-  /* One flow at a time: a new one replaces a dialog left with an error. */
-  if (self->device_dialog != NULL)
-    gtk_window_destroy (GTK_WINDOW (self->device_dialog));
-  dialog = dyn_device_code_dialog_new (GTK_WINDOW (window), code, flow);
-  set_weak (&self->device_dialog, GTK_WIDGET (dialog));
-  gtk_window_present (GTK_WINDOW (dialog));
+  dyn_device_code_dialog_show_in (&self->device_dialog, GTK_WINDOW (window), code, flow);
   return TRUE;
 }
 
@@ -240,7 +223,7 @@ prompter_hide_device_code (DynSignInPrompter *prompter,
   DynWindowPrompter *self = DYN_WINDOW_PROMPTER (prompter);
 
   if (self->device_dialog != NULL)
-    dyn_device_code_dialog_finish (DYN_DEVICE_CODE_DIALOG (self->device_dialog), error);
+    dyn_device_code_dialog_finish (self->device_dialog, error);
 }
 
 static void
@@ -258,8 +241,8 @@ dyn_window_prompter_dispose (GObject *object)
 {
   DynWindowPrompter *self = DYN_WINDOW_PROMPTER (object);
 
-  set_weak (&self->device_dialog, NULL);
-  set_weak (&self->mfa_dialog, NULL);
+  g_clear_weak_pointer (&self->device_dialog);
+  g_clear_weak_pointer (&self->mfa_dialog);
 
   G_OBJECT_CLASS (dyn_window_prompter_parent_class)->dispose (object);
 }

@@ -114,7 +114,7 @@ struct _DynEditorPrompter
   GObject    parent_instance;
 
   GtkWindow *parent;   /* weak */
-  GtkWidget *dialog;   /* weak */
+  DynDeviceCodeDialog *dialog;   /* weak */
 };
 
 static void dyn_editor_prompter_iface_init (DynSignInPrompterInterface *iface);
@@ -150,17 +150,6 @@ editor_prompter_ask_mfa_code_finish (DynSignInPrompter  *prompter,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-static void
-set_weak (GtkWidget **where,
-          GtkWidget  *widget)
-{
-  if (*where != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (*where), (gpointer *) where);
-  *where = widget;
-  if (widget != NULL)
-    g_object_add_weak_pointer (G_OBJECT (widget), (gpointer *) where);
-}
-
 static gboolean
 editor_prompter_show_device_code (DynSignInPrompter    *prompter,
                                   const DynDeviceCode  *code,
@@ -168,18 +157,13 @@ editor_prompter_show_device_code (DynSignInPrompter    *prompter,
                                   GError              **error)
 {
   DynEditorPrompter *self = DYN_EDITOR_PROMPTER (prompter);
-  DynDeviceCodeDialog *dialog;
 
   if (self->parent == NULL)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("The connection editor was closed"));
       return FALSE;
     }
-  if (self->dialog != NULL)
-    gtk_window_destroy (GTK_WINDOW (self->dialog));
-  dialog = dyn_device_code_dialog_new (self->parent, code, flow);
-  set_weak (&self->dialog, GTK_WIDGET (dialog));
-  gtk_window_present (GTK_WINDOW (dialog));
+  dyn_device_code_dialog_show_in (&self->dialog, self->parent, code, flow);
   return TRUE;
 }
 
@@ -190,7 +174,7 @@ editor_prompter_hide_device_code (DynSignInPrompter *prompter,
   DynEditorPrompter *self = DYN_EDITOR_PROMPTER (prompter);
 
   if (self->dialog != NULL)
-    dyn_device_code_dialog_finish (DYN_DEVICE_CODE_DIALOG (self->dialog), error);
+    dyn_device_code_dialog_finish (self->dialog, error);
 }
 
 static void
@@ -208,8 +192,8 @@ dyn_editor_prompter_dispose (GObject *object)
 {
   DynEditorPrompter *self = DYN_EDITOR_PROMPTER (object);
 
-  set_weak ((GtkWidget **) &self->parent, NULL);
-  set_weak (&self->dialog, NULL);
+  g_clear_weak_pointer (&self->parent);
+  g_clear_weak_pointer (&self->dialog);
 
   G_OBJECT_CLASS (dyn_editor_prompter_parent_class)->dispose (object);
 }
@@ -605,7 +589,7 @@ setup_sso (DynConnectionEditor *self)
   g_auto(GStrv) sessions = shared != NULL ? dyn_shared_config_list_sso_sessions (shared) : NULL;
   DynEditorPrompter *prompter = g_object_new (DYN_TYPE_EDITOR_PROMPTER, NULL);
 
-  set_weak ((GtkWidget **) &prompter->parent, GTK_WIDGET (self));
+  g_set_weak_pointer (&prompter->parent, GTK_WINDOW (self));
   self->prompter = DYN_SIGN_IN_PROMPTER (prompter);
   self->sso_cancellable = g_cancellable_new ();
   self->sso_accounts = g_ptr_array_new_with_free_func ((GDestroyNotify) dyn_sso_account_free);

@@ -185,6 +185,20 @@ dyn_device_code_dialog_new (GtkWindow           *parent,
 }
 
 void
+dyn_device_code_dialog_show_in (DynDeviceCodeDialog **slot,
+                                GtkWindow            *parent,
+                                const DynDeviceCode  *code,
+                                GCancellable         *flow)
+{
+  g_return_if_fail (slot != NULL);
+
+  if (*slot != NULL)
+    gtk_window_destroy (GTK_WINDOW (*slot));
+  g_set_weak_pointer (slot, dyn_device_code_dialog_new (parent, code, flow));
+  gtk_window_present (GTK_WINDOW (*slot));
+}
+
+void
 dyn_device_code_dialog_finish (DynDeviceCodeDialog *self,
                                const GError        *error)
 {

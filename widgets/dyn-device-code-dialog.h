@@ -18,6 +18,13 @@ G_DECLARE_FINAL_TYPE (DynDeviceCodeDialog, dyn_device_code_dialog, DYN, DEVICE_C
 DynDeviceCodeDialog *dyn_device_code_dialog_new       (GtkWindow           *parent,
                                                        const DynDeviceCode *code,
                                                        GCancellable        *flow);
+/* Shows @code over @parent and keeps the dialog in *@slot, a weak pointer
+ * (NULL once it closes); a dialog an earlier flow left there (with its error)
+ * is closed first: one flow at a time. */
+void                 dyn_device_code_dialog_show_in   (DynDeviceCodeDialog **slot,
+                                                       GtkWindow            *parent,
+                                                       const DynDeviceCode  *code,
+                                                       GCancellable         *flow);
 /* The flow ended: success or cancellation closes the dialog; another error
  * stays shown until the user closes it. */
 void                 dyn_device_code_dialog_finish    (DynDeviceCodeDialog *self,
